@@ -1,0 +1,108 @@
+import type { z } from 'zod';
+import { ApiPromise } from './core/api-promise.js';
+import type { ClientOptions } from './core/options.js';
+import type { HttpMethod, Query, RequestOptions } from './core/request.js';
+import { HttpTransport } from './core/transport.js';
+import {
+  Auth,
+  Billing,
+  Devices,
+  Esim,
+  Orders,
+  Plans,
+  PortIns,
+  SimGroups,
+  Sims,
+  Sms,
+  Subscriptions,
+  TeamMembers,
+  Transactions,
+  UserGroups,
+  Users,
+  VoiceQuality,
+  Webhooks,
+} from './resources/index.js';
+
+export interface RawRequest<T> extends RequestOptions {
+  method: HttpMethod;
+  /** A path relative to the base URL, already encoded (`/api/v1.1/...`). */
+  path: string;
+  query?: Query;
+  body?: unknown;
+  /** Validates (and types) the unwrapped data. */
+  schema?: z.ZodType<T>;
+  /** Send the bearer token; default true. */
+  auth?: boolean;
+  /** The answer uses the standard envelope; default true. */
+  envelope?: boolean;
+  /** The route accepts Idempotency-Key (one is generated when none is given); default false. */
+  idempotent?: boolean;
+}
+
+/** The Partner API client. Constructing it does no I/O and schedules nothing. */
+export class PartnerClient {
+  readonly auth: Auth;
+  readonly sims: Sims;
+  readonly subscriptions: Subscriptions;
+  readonly plans: Plans;
+  readonly esim: Esim;
+  readonly portIns: PortIns;
+  readonly billing: Billing;
+  readonly teamMembers: TeamMembers;
+  readonly simGroups: SimGroups;
+  readonly userGroups: UserGroups;
+  readonly devices: Devices;
+  readonly sms: Sms;
+  readonly voiceQuality: VoiceQuality;
+  readonly webhooks: Webhooks;
+  readonly transactions: Transactions;
+  readonly orders: Orders;
+  readonly users: Users;
+  readonly #transport: HttpTransport;
+
+  constructor(options: ClientOptions = {}) {
+    const transport = new HttpTransport(options);
+    this.#transport = transport;
+    this.auth = new Auth(transport);
+    this.sims = new Sims(transport);
+    this.subscriptions = new Subscriptions(transport);
+    this.plans = new Plans(transport);
+    this.transactions = new Transactions(transport);
+    this.esim = new Esim(transport);
+    this.portIns = new PortIns(transport);
+    this.billing = new Billing(transport);
+    this.teamMembers = new TeamMembers(transport);
+    this.simGroups = new SimGroups(transport);
+    this.userGroups = new UserGroups(transport);
+    this.devices = new Devices(transport);
+    this.sms = new Sms(transport);
+    this.voiceQuality = new VoiceQuality(transport);
+    this.webhooks = new Webhooks(transport);
+    this.orders = new Orders(transport);
+    this.users = new Users(transport);
+  }
+
+  /** Any path through the same pipeline: auth, limiter, retries, envelope, typed errors. */
+  request<T = unknown>(input: RawRequest<T>): ApiPromise<T> {
+    const { method, path, query, body, schema, auth, envelope, idempotent, ...options } = input;
+    return new ApiPromise(
+      this.#transport.send<T>({
+        method,
+        path,
+        route: `${method} ${path}`,
+        query,
+        body,
+        auth: auth ?? true,
+        envelope: envelope ?? true,
+        idempotent: idempotent ?? false,
+        schema,
+        options,
+      }),
+    );
+  }
+
+  /** Releases the connection pool and every timer, so the process can exit. */
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+}

@@ -1,0 +1,342 @@
+/**
+ * Every error the SDK throws extends {@link PartnerError}. Answers of the API map to
+ * subclasses of {@link ApiError} by HTTP status (spec part 7); everything else has its own
+ * class. No error ever carries a credential: messages are built from codes and statuses only,
+ * and `toJSON()` / `util.inspect` show the same safe fields.
+ */
+
+/** Error codes of spec part 7. Open to codes a newer server may add. */
+export type ErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'MISSING_FIELDS'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR'
+  | 'NOT_IMPLEMENTED'
+  | 'SIM_NOT_FOUND'
+  | 'SUBSCRIPTION_NOT_FOUND'
+  | 'PLAN_NOT_FOUND'
+  | 'INVOICE_NOT_FOUND'
+  | 'USER_NOT_FOUND'
+  | 'DEVICE_NOT_FOUND'
+  | 'WEBHOOK_NOT_FOUND'
+  | 'DELIVERY_NOT_FOUND'
+  | 'NOTIFICATION_NOT_FOUND'
+  | 'ADMIN_NOT_FOUND'
+  | 'SIM_GROUP_NOT_FOUND'
+  | 'DEVICE_GROUP_NOT_FOUND'
+  | 'USER_GROUP_NOT_FOUND'
+  | 'INVALID_ROLE'
+  | 'INVALID_DEPARTMENT'
+  | 'ADMIN_ALREADY_EXISTS'
+  | 'CANNOT_DEMOTE_LAST_ADMIN'
+  | 'CANNOT_REMOVE_LAST_ADMIN'
+  | 'CANNOT_REMOVE_SELF'
+  | 'DELIVERY_FAILED'
+  | 'DELIVERY_ALREADY_IN_PROGRESS'
+  | 'SIM_GROUP_ALREADY_EXISTS'
+  | 'SIM_GROUP_NOT_EMPTY'
+  | 'SIM_NOT_IN_GROUP'
+  | 'DEVICE_GROUP_ALREADY_EXISTS'
+  | 'DEVICE_GROUP_NOT_EMPTY'
+  | 'DEVICE_NOT_IN_GROUP'
+  | 'USER_GROUP_ALREADY_EXISTS'
+  | 'USER_GROUP_NOT_EMPTY'
+  | 'USER_NOT_IN_GROUP'
+  | 'CANNOT_DELETE_DEFAULT_GROUP'
+  | 'DEVICE_ALREADY_ASSIGNED'
+  | 'DEVICE_NOT_ASSIGNED'
+  | 'PRICING_NOT_CONFIGURED'
+  | (string & {});
+
+/** Codes the SDK itself uses for failures that never reached an API answer. */
+export type ClientErrorCode =
+  | 'CONNECTION_ERROR'
+  | 'TIMEOUT'
+  | 'REQUEST_VALIDATION_ERROR'
+  | 'RESPONSE_VALIDATION_ERROR'
+  | 'INVALID_RESPONSE'
+  | 'CONFIGURATION_ERROR'
+  | 'INSECURE_TRANSPORT'
+  | 'TRANSACTION_FAILED'
+  | 'TRANSACTION_TIMEOUT'
+  | 'WEBHOOK_SIGNATURE_INVALID';
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+export class PartnerError extends Error {
+  override name = 'PartnerError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+
+  /** The fields a log line or an error tracker may keep; never a credential. */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, message: this.message };
+  }
+
+  [inspectSymbol](): string {
+    return `${this.name}: ${this.message} ${JSON.stringify(this.toJSON())}\n${(this.stack ?? '').split('\n').slice(1).join('\n')}`;
+  }
+}
+
+/** A problem with the client's own configuration: missing baseUrl, key or secret, or a refused plain-HTTP base URL. */
+export class ConfigurationError extends PartnerError {
+  override name = 'ConfigurationError';
+  readonly code: ClientErrorCode;
+  constructor(message: string, code: ClientErrorCode = 'CONFIGURATION_ERROR') {
+    super(message);
+    this.code = code;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), code: this.code };
+  }
+}
+
+export interface ApiErrorInit {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown> | undefined;
+  headers?: Record<string, string> | undefined;
+  /** Method and route template of the call, e.g. `GET /api/v1.1/sims/{iccid}/subscription`. */
+  route?: string | undefined;
+}
+
+/** An answer of the API that is an error envelope (or an HTTP error without one). */
+export class ApiError extends PartnerError {
+  override name = 'ApiError';
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  /** Response headers, lower-cased names. */
+  readonly headers: Record<string, string>;
+  readonly route: string | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details;
+    this.headers = init.headers ?? {};
+    this.route = init.route;
+  }
+
+  /** `details.validationErrors` when the server sent them (spec part 7 rule 2). */
+  get validationErrors(): string[] {
+    const list = this.details?.['validationErrors'];
+    return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [];
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      code: this.code,
+      details: this.details,
+      route: this.route,
+    };
+  }
+}
+
+export class BadRequestError extends ApiError {
+  override name = 'BadRequestError';
+}
+export class AuthenticationError extends ApiError {
+  override name = 'AuthenticationError';
+}
+export class PermissionDeniedError extends ApiError {
+  override name = 'PermissionDeniedError';
+}
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+export class ConflictError extends ApiError {
+  override name = 'ConflictError';
+}
+export class UnprocessableEntityError extends ApiError {
+  override name = 'UnprocessableEntityError';
+}
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+  /** Seconds the server asked to wait (Retry-After), when it said. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(init: ApiErrorInit & { retryAfterSeconds?: number | undefined }) {
+    super(init);
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retryAfterSeconds: this.retryAfterSeconds };
+  }
+}
+export class InternalServerError extends ApiError {
+  override name = 'InternalServerError';
+}
+export class NotImplementedError extends ApiError {
+  override name = 'NotImplementedError';
+}
+/** 502: a webhook test delivery failed (DELIVERY_FAILED), or a gateway answered 502. */
+export class DeliveryFailedError extends ApiError {
+  override name = 'DeliveryFailedError';
+}
+
+/** The request never produced an HTTP answer: refused, reset, DNS failure, aborted socket. */
+export class ConnectionError extends PartnerError {
+  override name = 'ConnectionError';
+  readonly code: ClientErrorCode = 'CONNECTION_ERROR';
+  /** True when the failure proves the request never reached the server (connection refused, DNS). */
+  readonly requestNotSent: boolean;
+  constructor(message: string, options?: { cause?: unknown; requestNotSent?: boolean }) {
+    super(message, options);
+    this.requestNotSent = options?.requestNotSent ?? false;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), code: this.code, requestNotSent: this.requestNotSent };
+  }
+}
+
+/** One attempt took longer than `timeoutMs`, or the whole call ran past its deadline. */
+export class TimeoutError extends ConnectionError {
+  override name = 'TimeoutError';
+  override readonly code: ClientErrorCode = 'TIMEOUT';
+  readonly timeoutMs: number;
+  constructor(message: string, timeoutMs: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.timeoutMs = timeoutMs;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), timeoutMs: this.timeoutMs };
+  }
+}
+
+/** A body that is not the JSON envelope the spec promises (an HTML 502 from a proxy, a truncated body). */
+export class InvalidResponseError extends ApiError {
+  override name = 'InvalidResponseError';
+}
+
+export interface ValidationIssue {
+  /** Dotted path of the offending field, '' for the value itself. */
+  path: string;
+  message: string;
+}
+
+function formatIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
+}
+
+/** Bad input caught before any request was sent. */
+export class RequestValidationError extends PartnerError {
+  override name = 'RequestValidationError';
+  readonly code: ClientErrorCode = 'REQUEST_VALIDATION_ERROR';
+  readonly issues: readonly ValidationIssue[];
+  constructor(issues: readonly ValidationIssue[], context?: string) {
+    super(`${context ? `${context}: ` : ''}invalid request: ${formatIssues(issues)}`);
+    this.issues = issues;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), code: this.code, issues: this.issues };
+  }
+}
+
+/** The server's data does not fit the schema of the route. */
+export class ResponseValidationError extends PartnerError {
+  override name = 'ResponseValidationError';
+  readonly code: ClientErrorCode = 'RESPONSE_VALIDATION_ERROR';
+  readonly issues: readonly ValidationIssue[];
+  readonly route: string | undefined;
+  constructor(issues: readonly ValidationIssue[], route?: string) {
+    super(`${route ? `${route}: ` : ''}response does not match the expected shape: ${formatIssues(issues)}`);
+    this.issues = issues;
+    this.route = route;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), code: this.code, issues: this.issues, route: this.route };
+  }
+}
+
+/** The shape of a transaction as far as errors need it (the full type lives with the schemas). */
+export interface FailedTransactionLike {
+  transactionId: string;
+  status: string;
+  error?: string | undefined;
+  errorCode?: string | undefined;
+}
+
+/** An asynchronous operation ended FAILED (answered with HTTP 200, spec part 7 rule 3). */
+export class TransactionFailedError<T extends FailedTransactionLike = FailedTransactionLike> extends PartnerError {
+  override name = 'TransactionFailedError';
+  readonly code: ClientErrorCode = 'TRANSACTION_FAILED';
+  readonly transaction: T;
+  readonly transactionId: string;
+  readonly errorCode: ErrorCode | undefined;
+  readonly error: string | undefined;
+  constructor(transaction: T) {
+    super(
+      `transaction ${transaction.transactionId} failed${transaction.errorCode ? ` (${transaction.errorCode})` : ''}${
+        transaction.error ? `: ${transaction.error}` : ''
+      }`,
+    );
+    this.transaction = transaction;
+    this.transactionId = transaction.transactionId;
+    this.errorCode = transaction.errorCode;
+    this.error = transaction.error;
+  }
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      code: this.code,
+      transactionId: this.transactionId,
+      errorCode: this.errorCode,
+      error: this.error,
+    };
+  }
+}
+
+/** `wait()` gave up before the transaction reached a terminal status. */
+export class TransactionTimeoutError<T = unknown> extends PartnerError {
+  override name = 'TransactionTimeoutError';
+  readonly code: ClientErrorCode = 'TRANSACTION_TIMEOUT';
+  readonly transactionId: string;
+  readonly timeoutMs: number;
+  /** The last status seen, when any poll answered. */
+  readonly lastTransaction: T | undefined;
+  constructor(transactionId: string, timeoutMs: number, lastTransaction?: T) {
+    super(`transaction ${transactionId} did not finish within ${timeoutMs} ms`);
+    this.transactionId = transactionId;
+    this.timeoutMs = timeoutMs;
+    this.lastTransaction = lastTransaction;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), code: this.code, transactionId: this.transactionId, timeoutMs: this.timeoutMs };
+  }
+}
+
+export type WebhookSignatureFailureReason =
+  | 'missing_header'
+  | 'malformed_header'
+  | 'missing_timestamp'
+  | 'missing_signature'
+  | 'timestamp_out_of_tolerance'
+  | 'signature_mismatch'
+  | 'invalid_secret'
+  | 'invalid_body'
+  | 'invalid_payload';
+
+/** A webhook delivery failed verification; `reason` is machine-readable. */
+export class WebhookSignatureError extends PartnerError {
+  override name = 'WebhookSignatureError';
+  readonly code: ClientErrorCode = 'WEBHOOK_SIGNATURE_INVALID';
+  readonly reason: WebhookSignatureFailureReason;
+  constructor(reason: WebhookSignatureFailureReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), code: this.code, reason: this.reason };
+  }
+}

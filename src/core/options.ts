@@ -1,0 +1,56 @@
+import type { Dispatcher } from 'undici';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
+
+/** Any console-like logger. Messages and fields reach it already redacted. */
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** A limit of `limit` requests per `windowMs`. */
+export interface WindowLimit {
+  limit: number;
+  windowMs: number;
+}
+
+/** Client-side rate limiting (spec part 8). */
+export interface RateLimitOptions {
+  /** Account-wide limit; default 120 per 60 s. */
+  account?: WindowLimit;
+  /**
+   * Per-endpoint limits keyed by route (`'POST /api/v1.1/esim'`, templates as in the spec);
+   * merged over the spec's defaults.
+   */
+  endpoints?: Record<string, WindowLimit>;
+}
+
+export interface ClientOptions {
+  /** Default: `process.env.PARTNER_API_BASE_URL`. */
+  baseUrl?: string;
+  /** Default: `process.env.PARTNER_API_KEY`. */
+  key?: string;
+  /** Default: `process.env.PARTNER_API_SECRET`. */
+  secret?: string;
+  /** Per attempt; default 30 000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt; default 2. */
+  maxRetries?: number;
+  /** Client-side limiter options, or false to disable it. */
+  rateLimit?: RateLimitOptions | false;
+  /** A WHATWG fetch; when given it replaces the built-in undici transport. */
+  fetch?: typeof globalThis.fetch;
+  /** An undici Dispatcher (proxy, custom pool) for the built-in transport. */
+  dispatcher?: Dispatcher;
+  logger?: Logger;
+  /** Default 'warn'. */
+  logLevel?: LogLevel;
+  /** Allow credentials over plain http:// to a non-loopback host. Default false. */
+  allowInsecureHttp?: boolean;
+  /** 'strict' (default) validates every response against its schema; 'off' trusts the server. */
+  validateResponses?: 'strict' | 'off';
+  /** Headers sent with every request. */
+  defaultHeaders?: Record<string, string>;
+}

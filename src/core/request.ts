@@ -1,0 +1,158 @@
+import type { z } from 'zod';
+
+/** Options every method takes as its optional last argument. */
+export interface RequestOptions {
+  /** Sent as `Idempotency-Key`; generated (a UUID) for idempotent writes when absent. */
+  idempotencyKey?: string;
+  /** Aborts the call at once, including during a backoff or Retry-After wait. */
+  signal?: AbortSignal;
+  /** Per attempt; overrides the client's `timeoutMs`. */
+  timeoutMs?: number;
+  /** Overrides the client's `maxRetries` for this call. */
+  maxRetries?: number;
+  /** Extra request headers. `Authorization` and `Idempotency-Key` are set by the client. */
+  headers?: Record<string, string>;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type QueryValue = string | number | boolean | null | undefined;
+export type Query = Record<string, QueryValue>;
+
+/** What one route of the API is: declared once per endpoint by a resource. */
+export interface RouteDefinition<T> {
+  method: HttpMethod;
+  /** Path template with `{name}` placeholders, e.g. `/api/v1.1/sims/{iccid}/subscription`. */
+  path: string;
+  /** Schema of the unwrapped `data` (or of the whole body when `envelope` is false). */
+  schema: z.ZodType<T>;
+  /** false for the open routes (transaction poll, port-in eligibility): no bearer is sent. */
+  auth?: boolean;
+  /** false when the answer is outside the standard envelope (port-in submission). */
+  envelope?: boolean;
+  /**
+   * The route accepts `Idempotency-Key` (marked "idem" in the spec, and the async writes):
+   * a key is generated when the caller gives none, and the call may be retried on any
+   * retryable failure with the same key.
+   */
+  idempotent?: boolean;
+}
+
+/** A route resolved for one call: placeholders filled and encoded, and what to send. */
+export interface RequestSpec<T = unknown> {
+  method: HttpMethod;
+  /** The encoded path, ready for the wire. */
+  path: string;
+  /** Method and template, the endpoint's identity for rate limits, logs and errors: `POST /api/v1.1/sims/{iccid}/renew-number`. */
+  route: string;
+  query?: Query | undefined;
+  body?: unknown;
+  auth: boolean;
+  envelope: boolean;
+  idempotent: boolean;
+  /** Absent for `client.request()` without a schema: the data is returned as `unknown`. */
+  schema?: z.ZodType<T> | undefined;
+  options?: RequestOptions | undefined;
+}
+
+/** `X-RateLimit-*` headers of a non-throttled answer (spec part 8). */
+export interface RateLimitInfo {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/** What `.withResponse()` tells besides the data. */
+export interface ResponseInfo {
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  rateLimit: RateLimitInfo | undefined;
+  idempotencyReplayed: boolean;
+}
+
+/** Envelope `meta` (spec part 2). */
+export interface PageMeta {
+  page: number;
+  pageSize: number;
+  total: number;
+  totalPages: number;
+  [key: string]: unknown;
+}
+
+/** One finished call, as the transport hands it back. */
+export interface ApiResult<T> {
+  data: T;
+  meta: Record<string, unknown> | undefined;
+  response: ResponseInfo;
+}
+
+/** The pipeline every call goes through (auth, limiter, retries, wire, envelope, schema). */
+export interface Transport {
+  send<T>(spec: RequestSpec<T>): Promise<ApiResult<T>>;
+}
+
+/** Percent-encodes a path parameter as exactly one segment; `.` and `..` stay data, never navigation. */
+export function encodePathSegment(value: string | number): string {
+  const text = String(value);
+  if (text === '.' || text === '..') return text.replace(/\./g, '%2E');
+  return encodeURIComponent(text);
+}
+
+type TemplatePart = { literal: string } | { param: string };
+
+const compiled = new Map<string, TemplatePart[]>();
+
+function compile(template: string): TemplatePart[] {
+  let parts = compiled.get(template);
+  if (parts) return parts;
+  parts = [];
+  const pattern = /\{([A-Za-z0-9_]+)\}/g;
+  let last = 0;
+  for (let match = pattern.exec(template); match; match = pattern.exec(template)) {
+    if (match.index > last) parts.push({ literal: template.slice(last, match.index) });
+    parts.push({ param: match[1] as string });
+    last = match.index + match[0].length;
+  }
+  if (last < template.length) parts.push({ literal: template.slice(last) });
+  compiled.set(template, parts);
+  return parts;
+}
+
+/** Fills `{name}` placeholders of a path template with encoded values. */
+export function buildPath(template: string, params: Record<string, string | number> = {}): string {
+  let out = '';
+  for (const part of compile(template)) {
+    if ('literal' in part) {
+      out += part.literal;
+      continue;
+    }
+    const value = params[part.param];
+    if (value === undefined) throw new TypeError(`missing path parameter "${part.param}" for ${template}`);
+    out += encodePathSegment(value);
+  }
+  return out;
+}
+
+export interface CallInput {
+  params?: Record<string, string | number>;
+  query?: Query | undefined;
+  body?: unknown;
+  options?: RequestOptions | undefined;
+}
+
+/** Resolves a route declaration and one call's input into what the transport sends. */
+export function toRequestSpec<T>(route: RouteDefinition<T>, input: CallInput = {}): RequestSpec<T> {
+  return {
+    method: route.method,
+    path: buildPath(route.path, input.params),
+    route: `${route.method} ${route.path}`,
+    query: input.query,
+    body: input.body,
+    auth: route.auth ?? true,
+    envelope: route.envelope ?? true,
+    idempotent: route.idempotent ?? false,
+    schema: route.schema,
+    options: input.options,
+  };
+}
