@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+/** Token response data (spec part 2): the one snake_case shape of the API. */
+export const tokenResponseSchema = z.looseObject({
+  access_token: z.string(),
+  token_type: z.string(),
+  expires_in: z.number(),
+  expires_at: z.string(),
+});
+
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
