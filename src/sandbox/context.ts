@@ -1,0 +1,104 @@
+/**
+ * The seam every route module plugs into: the shared clock, dice, account state, counters and
+ * the answer helpers that keep envelopes and error codes uniform (spec part 1 rule 2, part 7).
+ */
+import type { Context, Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { SandboxClock } from './clock.js';
+import type { ResolvedSandboxOptions, SandboxCredentials } from './options.js';
+import type { SandboxRng } from './rng.js';
+import type { OperatorRecord, SandboxState, SimRecord, TransactionRecord } from './state/types.js';
+
+export type { SandboxClock } from './clock.js';
+export type { SandboxRng } from './rng.js';
+export type * from './state/types.js';
+
+/** Admin-tier keys may send SMS and submit port-ins; standard keys may not (spec part 5 rule 5). */
+export type KeyTier = 'admin' | 'standard';
+
+export interface SandboxVariables {
+  /** Tier of the bearer token; null on open routes and /_sandbox/. */
+  tier: KeyTier | null;
+  /** The request-target's path exactly as received, percent-encoding intact. */
+  rawPath: string;
+  /** Parsed JSON body; undefined when the request had none. */
+  body: unknown;
+  /** Body text as received ('' when none); idempotency compares it. */
+  rawBody: string;
+}
+
+export interface SandboxEnv {
+  Variables: SandboxVariables;
+}
+
+export type SandboxApp = Hono<SandboxEnv>;
+export type SandboxCtx = Context<SandboxEnv>;
+
+/** How route modules register, the sandbox's own and the webhook module alike. */
+export type SandboxPlugin = (app: SandboxApp, ctx: SandboxContext) => void;
+
+export interface PageMeta {
+  page: number;
+  pageSize: number;
+  total: number;
+  totalPages: number;
+}
+
+export interface AnswerInit {
+  status?: ContentfulStatusCode;
+  meta?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export interface SandboxCounters {
+  bump(name: string, by?: number): void;
+  get(name: string): number;
+  snapshot(): Record<string, number>;
+  clear(): void;
+}
+
+/** What an async operation ends with: a result (COMPLETED) or a classified failure (FAILED). */
+export type TransactionOutcome =
+  | { result: Record<string, unknown> }
+  | { errorCode: string; error: string };
+
+export interface StartTransactionInput {
+  kind: string;
+  /** Evaluated when processing finishes, so it sees the state at that moment. */
+  complete: () => TransactionOutcome;
+  scheduledDate?: string | null;
+}
+
+export interface SandboxTransactions {
+  start(input: StartTransactionInput): TransactionRecord;
+  get(transactionId: string): TransactionRecord | undefined;
+}
+
+export interface SandboxContext {
+  clock: SandboxClock;
+  rng: SandboxRng;
+  state: SandboxState;
+  options: ResolvedSandboxOptions;
+  credentials: SandboxCredentials;
+  counters: SandboxCounters;
+  transactions: SandboxTransactions;
+  /** `{ success: true, data, meta? }` with 200 unless told. */
+  ok(c: SandboxCtx, data: unknown, init?: AnswerInit): Response;
+  /** `{ success: false, error: { code, message, details? } }`; details never on 5xx (spec part 7 rule 2). */
+  fail(c: SandboxCtx, status: ContentfulStatusCode, code: string, message: string, details?: Record<string, unknown>): Response;
+  /** Validates page/pageSize (spec part 8) and answers one page with meta, or 400 VALIDATION_ERROR. */
+  paginate<T>(c: SandboxCtx, items: readonly T[]): Response;
+  /** The JSON body as an object; {} when absent; null when it is JSON but not an object. */
+  readBody(c: SandboxCtx): Record<string, unknown> | null;
+  /** ISO timestamp with milliseconds of the sandbox clock. */
+  nowIso(): string;
+  /** A fresh identifier `<prefix><hex>` from the seeded dice. */
+  newId(prefix: string, hexLength?: number): string;
+  operator(name: string): OperatorRecord | undefined;
+  /** The account's line with that E.164 number. */
+  simByNumber(phoneNumber: string): SimRecord | undefined;
+  /** Runs on POST /_sandbox/reset after the state is reseeded; modules drop their own state here. */
+  onReset(fn: () => void): void;
+  /** Runs on close(); modules stop timers and sockets here. */
+  onClose(fn: () => void | Promise<void>): void;
+}

@@ -1,0 +1,34 @@
+/**
+ * Everything the webhook domain runs in the background (retry series, voice quality schedules,
+ * voice streams) is tracked here, so the sandbox's close() cancels timers, fetches and sockets
+ * and waits for them to unwind instead of leaving work behind.
+ */
+export class InFlight {
+  readonly #controller = new AbortController();
+  readonly #tasks = new Set<Promise<unknown>>();
+
+  /** Aborts when the sandbox closes. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get closed(): boolean {
+    return this.#controller.signal.aborted;
+  }
+
+  /** Runs `task` in the background; its failure after close is expected and swallowed. */
+  track<T>(task: Promise<T>): Promise<T> {
+    const settled = task.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#tasks.add(settled);
+    void settled.then(() => this.#tasks.delete(settled));
+    return task;
+  }
+
+  async dispose(): Promise<void> {
+    this.#controller.abort(new Error('sandbox closed'));
+    while (this.#tasks.size > 0) await Promise.allSettled([...this.#tasks]);
+  }
+}

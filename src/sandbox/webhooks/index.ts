@@ -1,0 +1,3 @@
+import type { SandboxPlugin } from '../context.js';
+
+export const registerWebhookRoutes: SandboxPlugin = () => {};

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * The operator webhook retryPolicy of spec part 8, with its bounds and defaults. `maxAttempts`
+ * counts retries of a failed delivery ("retries of a failed delivery"), so a delivery makes at
+ * most `1 + maxAttempts` attempts.
+ */
+export const retryPolicySchema = z.object({
+  maxAttempts: z.number().int().min(1).max(10).default(3),
+  backoffStrategy: z.enum(['fixed', 'exponential', 'linear']).default('exponential'),
+  initialDelaySeconds: z.number().int().min(1).max(60).default(5),
+  maxDelaySeconds: z.number().int().min(60).max(3600).default(300),
+});
+
+export type RetryPolicy = z.infer<typeof retryPolicySchema>;
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = retryPolicySchema.parse({});
+
+/**
+ * Delay before retry number `retry` (1 for the first retry): fixed waits the initial delay each
+ * time, linear `initial × n`, exponential `initial × 2^(n-1)`; all capped at maxDelaySeconds.
+ */
+export function retryDelaySeconds(policy: RetryPolicy, retry: number): number {
+  const initial = policy.initialDelaySeconds;
+  let delay: number;
+  switch (policy.backoffStrategy) {
+    case 'fixed':
+      delay = initial;
+      break;
+    case 'linear':
+      delay = initial * retry;
+      break;
+    case 'exponential':
+      delay = initial * 2 ** (retry - 1);
+      break;
+  }
+  return Math.min(delay, policy.maxDelaySeconds);
+}
+
+/** Delays (ms) before each retry of an operator delivery under `policy`. */
+export function operatorRetryDelaysMs(policy: RetryPolicy): number[] {
+  return Array.from({ length: policy.maxAttempts }, (_, i) => retryDelaySeconds(policy, i + 1) * 1000);
+}
+
+/** Voice quality deliveries: retries after 30 s, 2 min and 10 min, 4 attempts in total (spec part 6). */
+export const VOICE_QUALITY_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
+
+/** Voice quality success means a 2xx within 10 seconds (spec part 6); operator deliveries reuse it. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
