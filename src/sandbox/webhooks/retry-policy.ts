@@ -5,16 +5,34 @@ import { z } from 'zod';
  * counts retries of a failed delivery ("retries of a failed delivery"), so a delivery makes at
  * most `1 + maxAttempts` attempts.
  */
-export const retryPolicySchema = z.object({
-  maxAttempts: z.number().int().min(1).max(10).default(3),
-  backoffStrategy: z.enum(['fixed', 'exponential', 'linear']).default('exponential'),
-  initialDelaySeconds: z.number().int().min(1).max(60).default(5),
-  maxDelaySeconds: z.number().int().min(60).max(3600).default(300),
+export const retryPolicyInputSchema = z.object({
+  maxAttempts: z.number().int().min(1).max(10).optional(),
+  backoffStrategy: z
+    .enum(['fixed', 'exponential', 'linear'], { error: 'must be one of fixed, exponential, linear' })
+    .optional(),
+  initialDelaySeconds: z.number().int().min(1).max(60).optional(),
+  maxDelaySeconds: z.number().int().min(60).max(3600).optional(),
 });
 
-export type RetryPolicy = z.infer<typeof retryPolicySchema>;
+export type RetryPolicyInput = z.infer<typeof retryPolicyInputSchema>;
+export type RetryPolicy = Required<RetryPolicyInput>;
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = retryPolicySchema.parse({});
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 3,
+  backoffStrategy: 'exponential',
+  initialDelaySeconds: 5,
+  maxDelaySeconds: 300,
+};
+
+/** `input` laid over `base`: the defaults on create, the current policy on a partial update. */
+export function resolveRetryPolicy(input: RetryPolicyInput = {}, base: RetryPolicy = DEFAULT_RETRY_POLICY): RetryPolicy {
+  return {
+    maxAttempts: input.maxAttempts ?? base.maxAttempts,
+    backoffStrategy: input.backoffStrategy ?? base.backoffStrategy,
+    initialDelaySeconds: input.initialDelaySeconds ?? base.initialDelaySeconds,
+    maxDelaySeconds: input.maxDelaySeconds ?? base.maxDelaySeconds,
+  };
+}
 
 /**
  * Delay before retry number `retry` (1 for the first retry): fixed waits the initial delay each

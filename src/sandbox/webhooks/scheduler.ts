@@ -1,3 +1,5 @@
+import type { SandboxClock } from '../clock.js';
+
 /**
  * The sandbox time the webhook domain waits on: retry delays, delivery timeouts and voice stream
  * pacing all run on it, so a scaled or advanced sandbox clock makes them take milliseconds.
@@ -9,18 +11,10 @@ export interface Scheduler {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
-/** Rejects when `signal` aborts, for racing against work that cannot take a signal itself. */
-export function abortedPromise(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-}
-
-/** A scheduler on wall time divided by `timeScale` (10 makes a 30 s wait last 3 s). */
-export function wallClockScheduler(timeScale = 1, now: () => number = Date.now): Scheduler {
+/** The scheduler over the sandbox clock: scaling or advancing the clock speeds every wait. */
+export function clockScheduler(clock: SandboxClock): Scheduler {
   return {
-    now,
+    now: () => clock.nowMs(),
     sleep(ms, signal) {
       return new Promise((resolve, reject) => {
         if (signal.aborted) {
@@ -28,13 +22,13 @@ export function wallClockScheduler(timeScale = 1, now: () => number = Date.now):
           return;
         }
         const onAbort = (): void => {
-          clearTimeout(timer);
+          cancel();
           reject(signal.reason);
         };
-        const timer = setTimeout(() => {
+        const cancel = clock.setTimeout(() => {
           signal.removeEventListener('abort', onAbort);
           resolve();
-        }, Math.max(0, ms / timeScale));
+        }, ms);
         signal.addEventListener('abort', onAbort, { once: true });
       });
     },

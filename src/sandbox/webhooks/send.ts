@@ -1,4 +1,4 @@
-import { abortedPromise, type Scheduler } from './scheduler.js';
+import type { Scheduler } from './scheduler.js';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -37,13 +37,12 @@ function isReservedHost(url: string): boolean {
  * body is discarded unread, since the delivery log never keeps it.
  */
 export async function sendOnce(options: SendOptions): Promise<AttemptOutcome> {
-  if (isReservedHost(options.url)) return { ok: false, responseCode: 0 };
+  if (isReservedHost(options.url) || options.signal.aborted) return { ok: false, responseCode: 0 };
   const attempt = new AbortController();
   const abortAttempt = (): void => attempt.abort(options.signal.reason);
   options.signal.addEventListener('abort', abortAttempt, { once: true });
-  const timeout = options.scheduler.sleep(options.timeoutMs, attempt.signal).then(
-    (): AttemptOutcome => ({ ok: false, responseCode: 0 }),
-  );
+  const noAnswer = (): AttemptOutcome => ({ ok: false, responseCode: 0 });
+  const timeout = options.scheduler.sleep(options.timeoutMs, attempt.signal).then(noAnswer, noAnswer);
   const request = options
     .fetch(options.url, {
       method: 'POST',
@@ -56,12 +55,11 @@ export async function sendOnce(options: SendOptions): Promise<AttemptOutcome> {
       await response.body?.cancel().catch(() => undefined);
       return { ok: response.status >= 200 && response.status < 300, responseCode: response.status };
     })
-    .catch((): AttemptOutcome => ({ ok: false, responseCode: 0 }));
+    .catch(noAnswer);
   try {
-    return await Promise.race([request, timeout, abortedPromise(options.signal)]);
+    return await Promise.race([request, timeout]);
   } finally {
     options.signal.removeEventListener('abort', abortAttempt);
     attempt.abort(new Error('attempt settled'));
-    timeout.catch(() => undefined);
   }
 }
