@@ -1,0 +1,105 @@
+import { WebhookSignatureError } from '../../core/errors.js';
+import type { Deduplicator } from '../dedupe.js';
+import type { WebhookEvent } from '../event-types.js';
+import { constructEvent, type ConstructEventOptions } from '../events.js';
+import type { DeliveryHeaders } from '../headers.js';
+import type { WebhookSecret } from '../verify.js';
+
+export interface WebhookHandlerOptions extends ConstructEventOptions {
+  /** The registration's signingSecret, or several during a rotation. */
+  secret: WebhookSecret;
+  /** Receives each verified event. */
+  onEvent: (event: WebhookEvent) => unknown;
+  /** Answers repeat deliveries 200 without calling `onEvent` again. */
+  dedupe?: Deduplicator;
+  /**
+   * true (default): answer once `onEvent` settles — 200 when it resolves, 500 when it throws, so
+   * the service retries. false: answer 200 as soon as the delivery is verified and run `onEvent`
+   * afterwards (failures go to `onError`); for handlers slower than the service's patience
+   * (10 seconds for voice quality deliveries, spec part 6).
+   */
+  awaitHandler?: boolean;
+  /** Told of every refused delivery and every failure of `onEvent`. */
+  onError?: (error: unknown) => void;
+  /** Largest accepted body; a larger one is answered 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface DeliveryAnswer {
+  status: number;
+  body: Readonly<Record<string, unknown>>;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export const answers = {
+  received: { status: 200, body: { received: true } },
+  duplicate: { status: 200, body: { received: true, duplicate: true } },
+  handlerFailed: { status: 500, body: { error: 'handler_failed' } },
+  tooLarge: { status: 413, body: { error: 'payload_too_large' } },
+  methodNotAllowed: { status: 405, body: { error: 'method_not_allowed' } },
+} as const satisfies Record<string, DeliveryAnswer>;
+
+function report(options: WebhookHandlerOptions, error: unknown): void {
+  if (options.onError) {
+    try {
+      options.onError(error);
+    } catch {
+      // A failing error reporter must not change the answer given to the service.
+    }
+    return;
+  }
+  if (!(error instanceof WebhookSignatureError)) {
+    const message = error instanceof Error ? error.message : String(error);
+    globalThis.process?.emitWarning?.(`webhook onEvent failed: ${message}`, 'WebhookHandlerWarning');
+  }
+}
+
+async function runHandler(event: WebhookEvent, options: WebhookHandlerOptions): Promise<boolean> {
+  try {
+    await options.onEvent(event);
+    return true;
+  } catch (error) {
+    // Forget the event so the service's retry of it is processed, not answered as a duplicate.
+    await options.dedupe?.release(event).catch(() => undefined);
+    report(options, error);
+    return false;
+  }
+}
+
+/** What every adapter does once it holds the raw bytes: verify, parse, dedupe, hand over, answer. */
+export async function deliver(
+  rawBody: string | Uint8Array,
+  headers: DeliveryHeaders,
+  options: WebhookHandlerOptions,
+): Promise<DeliveryAnswer> {
+  let event: WebhookEvent;
+  try {
+    event = constructEvent(rawBody, headers, options.secret, options);
+  } catch (error) {
+    report(options, error);
+    if (error instanceof WebhookSignatureError) {
+      // The reason is machine-readable and safe; the message stays server-side.
+      return { status: 400, body: { error: 'invalid_webhook', reason: error.reason } };
+    }
+    return answers.handlerFailed;
+  }
+
+  if (options.dedupe) {
+    let first: boolean;
+    try {
+      first = await options.dedupe.claim(event);
+    } catch (error) {
+      report(options, error);
+      return answers.handlerFailed;
+    }
+    if (!first) return answers.duplicate;
+  }
+
+  if (options.awaitHandler === false) {
+    // A macrotask, so the answer is on its way before any of the handler's own work runs.
+    setTimeout(() => void runHandler(event, options), 0);
+    return answers.received;
+  }
+  return (await runHandler(event, options)) ? answers.received : answers.handlerFailed;
+}

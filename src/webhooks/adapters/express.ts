@@ -1,0 +1,45 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DeliveryAnswer, WebhookHandlerOptions } from './deliver.js';
+import { handleNodeRequest, writeAnswer } from './node.js';
+
+/** The parts of an Express request the middleware reads; body parsers add `body` or `rawBody`. */
+export type ExpressLikeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
+
+export const RAW_BODY_MISSING_MESSAGE =
+  'the webhook route received a body already parsed as JSON, and the raw bytes the signature covers are gone. ' +
+  'Mount express.raw({ type: "application/json" }) on the webhook route before the JSON parser, or keep the ' +
+  'bytes with express.json({ verify: (req, res, buf) => { req.rawBody = buf } }).';
+
+function isRaw(value: unknown): value is string | Uint8Array {
+  return typeof value === 'string' || value instanceof Uint8Array;
+}
+
+/**
+ * Express (and Connect-style) middleware for webhook deliveries. It works whatever ran before it:
+ * - `req.rawBody` (kept by a `verify` hook of express.json) is used first;
+ * - then a raw `req.body` (express.raw or express.text);
+ * - with no body parser at all, it reads the request itself;
+ * - a parsed object with no raw bytes is answered 500 with how to fix the route — a server
+ *   configuration problem, answered so that the service keeps retrying until it is fixed.
+ *
+ * ```ts
+ * app.post('/webhooks', express.raw({ type: 'application/json' }), webhookMiddleware({ secret, onEvent }));
+ * ```
+ */
+export function webhookMiddleware(
+  options: WebhookHandlerOptions,
+): (req: ExpressLikeRequest, res: ServerResponse, next: (error?: unknown) => void) => Promise<void> {
+  return async (req, res, next) => {
+    try {
+      if (isRaw(req.rawBody)) return await handleNodeRequest(req, res, options, req.rawBody);
+      if (isRaw(req.body)) return await handleNodeRequest(req, res, options, req.body);
+      const consumed = req.readableEnded || (req.body !== undefined && req.body !== null);
+      if (!consumed) return await handleNodeRequest(req, res, options);
+      const answer: DeliveryAnswer = { status: 500, body: { error: 'raw_body_unavailable', message: RAW_BODY_MISSING_MESSAGE } };
+      options.onError?.(new Error(RAW_BODY_MISSING_MESSAGE));
+      writeAnswer(res, answer);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/**
+ * What the service pushes, as far as the spec shows it (part 6). Bodies of operator SMS and
+ * voice events, and every field of voice.test.completed but `id`, are "not shown": they are
+ * open objects so that new fields pass through untouched.
+ */
+export const jsonObjectSchema = z.looseObject({});
+export type JsonObject = z.infer<typeof jsonObjectSchema>;
+
+/** spec part 6, voice.test.completed rule 2: receivers deduplicate on `id`. */
+export const voiceTestCompletedSchema = z.looseObject({ id: z.string().min(1) });
+export type VoiceTestCompletedData = z.infer<typeof voiceTestCompletedSchema>;
+
+/** The kinds an event is sorted into; `name` on the event keeps the exact name received. */
+export type WebhookEventType = 'voice.test.completed' | 'webhook.test' | 'sms' | 'voice' | 'unknown';
+
+/** Delivery metadata of the request that carried the event. */
+export interface DeliveryInfo {
+  /** `X-Service-Delivery` (sent on voice quality deliveries). */
+  deliveryId: string | undefined;
+  /** `X-Service-Event` as sent; not covered by the signature. */
+  eventHeader: string | undefined;
+  /** The signed timestamp, unix seconds. */
+  timestamp: number;
+}
+
+interface EventBase<Type extends WebhookEventType, Data> {
+  type: Type;
+  /** The event name as received, e.g. `sms.received`; undefined when the delivery named none. */
+  name: string | undefined;
+  /** The whole parsed body. */
+  data: Data;
+  delivery: DeliveryInfo;
+}
+
+export interface VoiceTestCompletedEvent extends EventBase<'voice.test.completed', VoiceTestCompletedData> {
+  /** The event id to deduplicate on. */
+  id: string;
+}
+export type WebhookTestEvent = EventBase<'webhook.test', JsonObject>;
+/** An inbound SMS event of an operator webhook (body not shown in the spec). */
+export type SmsEvent = EventBase<'sms', JsonObject>;
+/** An inbound voice event of an operator webhook (body not shown in the spec). */
+export type VoiceEvent = EventBase<'voice', JsonObject>;
+/** A delivery whose name the SDK does not know yet; the body is kept as parsed. */
+export type UnknownEvent = EventBase<'unknown', unknown>;
+
+export type WebhookEvent = VoiceTestCompletedEvent | WebhookTestEvent | SmsEvent | VoiceEvent | UnknownEvent;
+
+/** Fields of the body that may carry the event name, in the order they are tried. */
+const NAME_FIELDS = ['event', 'type', 'eventType'] as const;
+
+/**
+ * The one place that decides what an event is. The name comes from the signed body first
+ * (`event`, then `type`, then `eventType`), and only then from the unsigned `X-Service-Event`
+ * header; then:
+ * - `voice.test.completed` and `webhook.test` are themselves;
+ * - `sms` or `sms.*` is an inbound SMS event, `voice` or `voice.*` an inbound voice event;
+ * - a delivery that names nothing, or names something else, takes `fallbackType` (a receiver
+ *   mounted on `messageUrl` knows it gets SMS events) or else is `unknown`.
+ */
+export function classifyEvent(
+  body: unknown,
+  eventHeader: string | undefined,
+  fallbackType: 'sms' | 'voice' | undefined,
+): { type: WebhookEventType; name: string | undefined } {
+  let name: string | undefined;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const record = body as Record<string, unknown>;
+    for (const field of NAME_FIELDS) {
+      const value = record[field];
+      if (typeof value === 'string' && value !== '') {
+        name = value;
+        break;
+      }
+    }
+  }
+  name ??= eventHeader?.trim() || undefined;
+  if (name === undefined) return { type: fallbackType ?? 'unknown', name };
+  if (name === 'voice.test.completed' || name === 'webhook.test') return { type: name, name };
+  if (name === 'sms' || name.startsWith('sms.')) return { type: 'sms', name };
+  if (name === 'voice' || name.startsWith('voice.')) return { type: 'voice', name };
+  return { type: fallbackType ?? 'unknown', name };
+}

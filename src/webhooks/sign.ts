@@ -1,0 +1,28 @@
+import { createHmac } from 'node:crypto';
+import { WebhookSignatureError } from '../core/errors.js';
+import { toRawBytes, type RawBody } from './raw-body.js';
+
+export interface SignOptions {
+  /** Unix seconds to sign with; default now. */
+  timestamp?: number;
+}
+
+/**
+ * Builds the `X-Service-Signature` value the service would send for this body (spec part 6),
+ * so partners can test their receivers: `t=<unix>,v1=<lowercase hex HMAC-SHA256 of "<t>.<body>">`.
+ * With several secrets, one v1 per secret, as during a rotation.
+ */
+export function signPayload(rawBody: RawBody, secret: string | readonly string[], options: SignOptions = {}): string {
+  const body = toRawBytes(rawBody);
+  const secrets = typeof secret === 'string' ? [secret] : [...secret];
+  if (secrets.length === 0 || secrets.some((item) => typeof item !== 'string' || item.length === 0)) {
+    throw new WebhookSignatureError('invalid_secret', 'every signing secret must be a non-empty string');
+  }
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
+    throw new WebhookSignatureError('malformed_header', 'timestamp must be a non-negative integer of unix seconds');
+  }
+  const prefix = `${timestamp}.`;
+  const signatures = secrets.map((key) => `v1=${createHmac('sha256', key).update(prefix).update(body).digest('hex')}`);
+  return `t=${timestamp},${signatures.join(',')}`;
+}

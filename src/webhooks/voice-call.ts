@@ -1,0 +1,185 @@
+import type { IncomingMessage } from 'node:http';
+import type { RawData, WebSocket } from 'ws';
+import { jsonObjectSchema, type JsonObject } from './event-types.js';
+import { PcmDecoder } from './pcm.js';
+
+/** The JSON frame the service sends first; its content is not shown in the spec (part 6), so it is open. */
+export type VoiceHandshake = JsonObject;
+
+export type VoiceStreamFrame =
+  | { type: 'handshake'; data: VoiceHandshake }
+  | { type: 'audio'; samples: Int16Array }
+  /** A text frame after the handshake, parsed when it is JSON. */
+  | { type: 'message'; data: unknown };
+
+export interface VoiceCallOptions {
+  /** Frames buffered before the socket is paused until the consumer catches up. Default 256 (~several seconds of audio). */
+  maxQueuedFrames?: number;
+}
+
+type Pending = { resolve: (result: IteratorResult<VoiceStreamFrame>) => void; reject: (error: unknown) => void };
+
+function toBytes(data: RawData): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
+}
+
+function parseText(data: RawData): unknown {
+  const text = Buffer.from(toBytes(data)).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * One live call streamed by the service (spec part 4, registration rule 2). Iterate it for the
+ * handshake then audio; the iterator ends when the service closes the connection, at any point.
+ * Frames are queued up to `maxQueuedFrames`; past that the socket is paused (TCP pushes back on
+ * the sender) and resumed once the consumer has drained half of the queue.
+ */
+export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
+  /** The upgrade request, for its headers (the registration's authentication credential, spec part 5 rule 8). */
+  readonly request: IncomingMessage;
+  /** Resolves with the handshake, or undefined when the stream started with audio or closed first. */
+  readonly handshake: Promise<VoiceHandshake | undefined>;
+  /** Samples received so far. */
+  samplesReceived = 0;
+  /** The close code once the connection has closed. */
+  closeCode: number | undefined;
+
+  readonly #socket: WebSocket;
+  readonly #decoder = new PcmDecoder();
+  readonly #queue: VoiceStreamFrame[] = [];
+  readonly #highWater: number;
+  #pending: Pending | undefined;
+  #failure: Error | undefined;
+  #ended = false;
+  #sawFirstFrame = false;
+  #resolveHandshake!: (handshake: VoiceHandshake | undefined) => void;
+
+  constructor(socket: WebSocket, request: IncomingMessage, options: VoiceCallOptions = {}) {
+    this.#socket = socket;
+    this.request = request;
+    this.#highWater = Math.max(1, options.maxQueuedFrames ?? 256);
+    this.handshake = new Promise((resolve) => {
+      this.#resolveHandshake = resolve;
+    });
+    socket.binaryType = 'nodebuffer';
+    socket.on('message', (data, isBinary) => this.#onMessage(data, isBinary));
+    socket.once('close', (code) => {
+      this.closeCode = code;
+      this.#end();
+    });
+    socket.on('error', (error) => {
+      this.#failure ??= error;
+      this.#end();
+    });
+  }
+
+  /** Frames waiting for the consumer. */
+  get queuedFrames(): number {
+    return this.#queue.length;
+  }
+
+  /** True while the socket is paused because the consumer lags. */
+  get paused(): boolean {
+    return this.#socket.isPaused;
+  }
+
+  #onMessage(data: RawData, isBinary: boolean): void {
+    if (this.#ended) return;
+    const first = !this.#sawFirstFrame;
+    this.#sawFirstFrame = true;
+    if (isBinary) {
+      if (first) this.#resolveHandshake(undefined);
+      const samples = this.#decoder.decode(toBytes(data));
+      if (samples.length === 0) return;
+      this.samplesReceived += samples.length;
+      this.#push({ type: 'audio', samples });
+      return;
+    }
+    const parsed = parseText(data);
+    if (first) {
+      const handshake = jsonObjectSchema.safeParse(parsed);
+      if (!handshake.success) {
+        this.#failure = new Error('the voice stream handshake frame is not a JSON object');
+        this.#resolveHandshake(undefined);
+        this.#socket.close(1007, 'handshake is not a JSON object');
+        this.#end();
+        return;
+      }
+      this.#resolveHandshake(handshake.data);
+      this.#push({ type: 'handshake', data: handshake.data });
+      return;
+    }
+    this.#push({ type: 'message', data: parsed });
+  }
+
+  #push(frame: VoiceStreamFrame): void {
+    const pending = this.#pending;
+    if (pending) {
+      this.#pending = undefined;
+      pending.resolve({ value: frame, done: false });
+      return;
+    }
+    this.#queue.push(frame);
+    if (this.#queue.length >= this.#highWater && !this.#socket.isPaused) this.#socket.pause();
+  }
+
+  #end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#resolveHandshake(undefined);
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending && this.#queue.length === 0) {
+      if (this.#failure) pending.reject(this.#failure);
+      else pending.resolve({ value: undefined, done: true });
+    }
+  }
+
+  #next(): Promise<IteratorResult<VoiceStreamFrame>> {
+    const frame = this.#queue.shift();
+    if (frame) {
+      if (this.#socket.isPaused && this.#queue.length <= this.#highWater >> 1) this.#socket.resume();
+      return Promise.resolve({ value: frame, done: false });
+    }
+    if (this.#ended) {
+      const failure = this.#failure;
+      this.#failure = undefined;
+      return failure ? Promise.reject(failure) : Promise.resolve({ value: undefined, done: true });
+    }
+    return new Promise((resolve, reject) => {
+      this.#pending = { resolve, reject };
+    });
+  }
+
+  /** Closes the connection; frames already queued are dropped. */
+  close(code = 1000, reason = ''): void {
+    this.#queue.length = 0;
+    if (this.#socket.readyState === this.#socket.OPEN || this.#socket.readyState === this.#socket.CONNECTING) {
+      this.#socket.close(code, reason);
+    }
+    this.#end();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<VoiceStreamFrame> {
+    return {
+      next: () => this.#next(),
+      // Leaving a for-await early hangs up: nobody is listening any more.
+      return: async () => {
+        this.close();
+        return { value: undefined, done: true };
+      },
+    };
+  }
+
+  /** Only the audio, as `Int16Array` frames of 8 kHz samples; the handshake stays on `call.handshake`. */
+  async *audio(): AsyncGenerator<Int16Array, void, undefined> {
+    for await (const frame of this) {
+      if (frame.type === 'audio') yield frame.samples;
+    }
+  }
+}

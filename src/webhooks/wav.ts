@@ -1,0 +1,85 @@
+import { open } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
+import { encodePcm16le, VOICE_SAMPLE_RATE } from './pcm.js';
+
+export interface WavOptions {
+  /** Default 8000, the voice stream's rate. */
+  sampleRate?: number;
+  /** Default 1. */
+  channels?: number;
+}
+
+const HEADER_BYTES = 44;
+
+/** The 44-byte RIFF/WAVE header of 16-bit PCM with `dataBytes` of samples after it. */
+export function wavHeader(dataBytes: number, options: WavOptions = {}): Buffer {
+  const sampleRate = options.sampleRate ?? VOICE_SAMPLE_RATE;
+  const channels = options.channels ?? 1;
+  const blockAlign = channels * 2;
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + dataBytes, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16); // size of the fmt chunk
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(channels, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * blockAlign, 28); // byte rate
+  header.writeUInt16LE(blockAlign, 32);
+  header.writeUInt16LE(16, 34); // bits per sample
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(dataBytes, 40);
+  return header;
+}
+
+type Samples = Iterable<Int16Array> | AsyncIterable<Int16Array>;
+
+/** A whole WAV file in memory. */
+export async function toWav(samples: Samples, options: WavOptions = {}): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const frame of samples) {
+    const bytes = encodePcm16le(frame);
+    parts.push(bytes);
+    size += bytes.length;
+  }
+  return Buffer.concat([wavHeader(size, options), ...parts]);
+}
+
+function waitWritable(stream: Writable, chunk: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ok = stream.write(chunk, (error) => {
+      if (error) reject(error);
+    });
+    if (ok) resolve();
+    else stream.once('drain', resolve);
+  });
+}
+
+/**
+ * Writes samples as a WAV file. To a path, the samples stream to disk and the header's sizes
+ * are filled in at the end, so a long call never sits in memory; to a stream, which cannot be
+ * rewound, the samples are gathered first. Returns the number of samples written.
+ */
+export async function writeWav(destination: string | Writable, samples: Samples, options: WavOptions = {}): Promise<number> {
+  if (typeof destination !== 'string') {
+    const file = await toWav(samples, options);
+    await waitWritable(destination, file);
+    return (file.length - HEADER_BYTES) / 2;
+  }
+  const handle = await open(destination, 'w');
+  try {
+    let size = 0;
+    await handle.write(wavHeader(0, options), 0, HEADER_BYTES, 0);
+    for await (const frame of samples) {
+      const bytes = encodePcm16le(frame);
+      await handle.write(bytes, 0, bytes.length, HEADER_BYTES + size);
+      size += bytes.length;
+    }
+    await handle.write(wavHeader(size, options), 0, HEADER_BYTES, 0);
+    return size / 2;
+  } finally {
+    await handle.close();
+  }
+}
