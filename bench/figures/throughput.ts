@@ -1,0 +1,91 @@
+/**
+ * Figure 1: one page of 20 SIMs per call (`client.sims.list({ pageSize: 20 })`, validation on)
+ * against raw `undici.request` + `JSON.parse` (the limit) and global `fetch` + `res.json()`
+ * (the ceiling of any fetch-based SDK), at concurrency 1 and 50.
+ */
+import { request } from 'undici';
+import { BENCH_KEY, BENCH_SECRET, BENCH_TOKEN } from '../lib/sims.js';
+import { type BenchClient, loadClient, UNREACHED_RATE_LIMIT } from '../lib/client.js';
+import type { FigureConfig } from '../lib/figure.js';
+import { type Row, skippedRow } from '../lib/report.js';
+import { callsPerSecond, median, rotate } from '../lib/stats.js';
+
+const CONCURRENCIES = [1, 50] as const;
+
+export async function measure(config: FigureConfig): Promise<Row[]> {
+  const durationMs = config.quick ? 300 : 2_000;
+  const warmupMs = config.quick ? 200 : 1_500;
+  const rounds = 3;
+  const url = `${config.apiUrl}/api/v1.1/sims?pageSize=20`;
+  const headers = { authorization: `Bearer ${BENCH_TOKEN}`, accept: 'application/json' };
+  let sink = 0;
+
+  const variants: Record<string, () => Promise<unknown>> = {
+    undici: async () => {
+      const { body } = await request(url, { headers });
+      const parsed = JSON.parse(await body.text()) as { data: unknown[] };
+      sink += parsed.data.length;
+    },
+    fetch: async () => {
+      const res = await fetch(url, { headers });
+      const parsed = (await res.json()) as { data: unknown[] };
+      sink += parsed.data.length;
+    },
+  };
+
+  const loaded = await loadClient();
+  let client: BenchClient | undefined;
+  let clientProblem = loaded.ok ? undefined : loaded.reason;
+  if (loaded.ok) {
+    client = new loaded.value({ baseUrl: config.apiUrl, key: BENCH_KEY, secret: BENCH_SECRET, rateLimit: UNREACHED_RATE_LIMIT });
+    const sims = client.sims;
+    try {
+      const page = await sims.list({ pageSize: 20 });
+      if (page.data.length !== 20) clientProblem = `sims.list gave ${page.data.length} items instead of 20`;
+    } catch (error) {
+      clientProblem = `sims.list fails (${(error as Error).name}: ${(error as Error).message.split('\n')[0]})`;
+    }
+    if (!clientProblem) {
+      variants.client = async () => {
+        const page = await sims.list({ pageSize: 20 });
+        sink += page.data.length;
+      };
+    }
+  }
+
+  const names = Object.keys(variants);
+  const results: Record<string, Record<number, number>> = {};
+  for (const concurrency of CONCURRENCIES) {
+    for (const name of names) await callsPerSecond(variants[name] as () => Promise<unknown>, concurrency, warmupMs);
+    const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const name of rotate(names, round)) {
+        samples[name]?.push(await callsPerSecond(variants[name] as () => Promise<unknown>, concurrency, durationMs));
+      }
+    }
+    for (const name of names) (results[name] ??= {})[concurrency] = median(samples[name] ?? []);
+  }
+  await client?.close();
+  if (sink === 0) throw new Error('no SIM was read');
+
+  const rows: Row[] = [];
+  for (const concurrency of CONCURRENCIES) {
+    const undiciRate = results.undici?.[concurrency] ?? Number.NaN;
+    const fetchRate = results.fetch?.[concurrency] ?? Number.NaN;
+    const clientRate = results.client?.[concurrency];
+    const id = `throughput.c${concurrency}`;
+    const figure = `1. sims.list(20) req/s, concurrency ${concurrency}`;
+    if (clientRate === undefined) {
+      const reason = clientProblem ?? 'client not measured';
+      rows.push(skippedRow(`${id}.vs-undici`, `${figure} vs undici`, '≥ 0.85', reason, { value: undiciRate, unit: 'req/s', label: 'undici.request + JSON.parse' }));
+      rows.push(skippedRow(`${id}.vs-fetch`, `${figure} vs fetch`, '≥ 1.5', reason, { value: fetchRate, unit: 'req/s', label: 'fetch + res.json()' }));
+    } else {
+      const vsUndici = clientRate / undiciRate;
+      const vsFetch = clientRate / fetchRate;
+      rows.push({ id: `${id}.vs-undici`, figure: `${figure} vs undici`, value: clientRate, baseline: undiciRate, unit: 'req/s', baselineLabel: 'undici.request + JSON.parse', ratio: vsUndici, goal: '≥ 0.85', met: vsUndici >= 0.85 });
+      rows.push({ id: `${id}.vs-fetch`, figure: `${figure} vs fetch`, value: clientRate, baseline: fetchRate, unit: 'req/s', baselineLabel: 'fetch + res.json()', ratio: vsFetch, goal: '≥ 1.5', met: vsFetch >= 1.5 });
+    }
+    rows.push({ id: `${id}.fetch-vs-undici`, figure: `   reference: fetch vs undici, concurrency ${concurrency}`, value: fetchRate, baseline: undiciRate, unit: 'req/s', baselineLabel: 'undici.request + JSON.parse', ratio: fetchRate / undiciRate, goal: '—', met: null });
+  }
+  return rows;
+}

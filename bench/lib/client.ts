@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const DIST_INDEX = path.join(ROOT, 'dist/index.js');
+export const DIST_INDEX_CJS = path.join(ROOT, 'dist/index.cjs');
+export const DIST_WEBHOOKS = path.join(ROOT, 'dist/webhooks/index.js');
+
+/** The part of the public surface the benchmarks drive (API.md), typed here so bench/ builds alone. */
+export interface SimPage {
+  data: unknown[];
+  meta: unknown;
+}
+
+export interface SimListPromise extends PromiseLike<SimPage>, AsyncIterable<Record<string, unknown>> {}
+
+export interface BenchClient {
+  sims: { list(params?: { page?: number; pageSize?: number }): SimListPromise };
+  close(): Promise<void>;
+}
+
+export interface BenchClientOptions {
+  baseUrl: string;
+  key: string;
+  secret: string;
+  rateLimit?: { account?: { limit: number; windowMs: number } };
+  fetch?: typeof globalThis.fetch;
+  maxRetries?: number;
+  dispatcher?: unknown;
+}
+
+export type ClientConstructor = new (options: BenchClientOptions) => BenchClient;
+
+export type Loaded<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+async function importBuilt(file: string, label: string): Promise<Loaded<Record<string, unknown>>> {
+  if (!existsSync(file)) return { ok: false, reason: `${label} is not built` };
+  try {
+    return { ok: true, value: (await import(pathToFileURL(file).href)) as Record<string, unknown> };
+  } catch (error) {
+    return { ok: false, reason: `${label} fails to import (${(error as Error).message.split('\n')[0]})` };
+  }
+}
+
+/** PartnerClient from the built package (dist/index.js), or why it cannot be used yet. */
+export async function loadClient(): Promise<Loaded<ClientConstructor>> {
+  const loaded = await importBuilt(DIST_INDEX, 'dist/index.js');
+  if (!loaded.ok) return loaded;
+  const PartnerClient = loaded.value.PartnerClient;
+  if (typeof PartnerClient !== 'function') return { ok: false, reason: 'dist/index.js exports no PartnerClient' };
+  return { ok: true, value: PartnerClient as ClientConstructor };
+}
+
+export type VerifySignature = (
+  rawBody: string | Uint8Array,
+  header: string,
+  secret: string,
+  options?: { toleranceSeconds?: number; now?: Date },
+) => unknown;
+
+/** verifySignature from the built webhooks entry (dist/webhooks/index.js). */
+export async function loadVerifySignature(): Promise<Loaded<VerifySignature>> {
+  const loaded = await importBuilt(DIST_WEBHOOKS, 'dist/webhooks/index.js');
+  if (!loaded.ok) return loaded;
+  const verify = loaded.value.verifySignature;
+  if (typeof verify !== 'function') return { ok: false, reason: 'dist/webhooks/index.js exports no verifySignature' };
+  return { ok: true, value: verify as VerifySignature };
+}
+
+/** Configured as the brief of the benchmark says: the limiter stays on, with a limit no run reaches. */
+export const UNREACHED_RATE_LIMIT = { account: { limit: 1e9, windowMs: 60_000 } };

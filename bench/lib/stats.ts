@@ -1,0 +1,46 @@
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Calls `fn` from `concurrency` workers until `durationMs` passes; completed calls per second. */
+export async function callsPerSecond(fn: () => Promise<unknown>, concurrency: number, durationMs: number): Promise<number> {
+  let completed = 0;
+  const start = performance.now();
+  const end = start + durationMs;
+  const worker = async (): Promise<void> => {
+    while (performance.now() < end) {
+      await fn();
+      completed++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return completed / ((performance.now() - start) / 1000);
+}
+
+/** Wall time in ms of `count` sequential calls. */
+export async function timeSequential(fn: () => Promise<unknown>, count: number): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < count; i++) await fn();
+  return performance.now() - start;
+}
+
+/** Rotates the order of the variants by round, so none always runs first (warm CPU, GC debt). */
+export function rotate<T>(items: readonly T[], round: number): T[] {
+  const shift = round % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) {
+    gc();
+    gc();
+  }
+}

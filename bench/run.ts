@@ -1,0 +1,140 @@
+/**
+ * `npm run bench` — measures the client against baselines run in the same run, on loopback.
+ * `npm run bench -- --quick` is the CI smoke run: short, small, only proves every benchmark works.
+ * Flags: --quick, --no-build (use dist/ as it is), --only=<figure,...>, --out=<file>.
+ * Always exits 0 once the table is printed: unmet goals are reported (met: false), not failed.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DIST_INDEX, ROOT } from './lib/client.js';
+import type { FigureConfig } from './lib/figure.js';
+import { type RunningServer, runFigure, startServer } from './lib/processes.js';
+import { describeMachine, type Row, skippedRow, tableLines } from './lib/report.js';
+
+interface Figure {
+  name: string;
+  title: string;
+  needs: 'api' | 'sandbox' | 'none';
+}
+
+const FIGURES: Figure[] = [
+  { name: 'throughput', title: '1. request throughput', needs: 'api' },
+  { name: 'overhead', title: '2. per-call overhead', needs: 'none' },
+  { name: 'pagination', title: '3. auto-pagination', needs: 'api' },
+  { name: 'webhooks', title: '4. webhook verification', needs: 'none' },
+  { name: 'cold-start', title: '5. cold start', needs: 'none' },
+  { name: 'many-clients', title: '6. many accounts', needs: 'api' },
+  { name: 'rate-limit', title: '7. rate-limit utilisation', needs: 'sandbox' },
+];
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const noBuild = args.includes('--no-build');
+const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const out =
+  args.find((arg) => arg.startsWith('--out='))?.slice('--out='.length) ??
+  (quick ? path.join(os.tmpdir(), 'mobile-partner-sdk-bench-quick.json') : path.join(ROOT, 'bench/results.json'));
+
+const PAGE_LATENCY_MS = 3;
+const PAGINATION_TOTAL = quick ? 2_000 : 100_000;
+/** Sandbox windows scaled so the account limit of 120 per window is 120 per second. */
+const SANDBOX_WINDOW_MS = 1_000;
+const FIGURE_TIMEOUT_MS = quick ? 45_000 : 600_000;
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Rebuilds dist/ when it is missing or older than src/; a failed build leaves the old dist in use. */
+function ensureBuild(): { built: boolean; ok: boolean; note: string } {
+  let distMtime = 0;
+  try {
+    distMtime = statSync(DIST_INDEX).mtimeMs;
+  } catch {
+    distMtime = 0;
+  }
+  if (noBuild) return { built: false, ok: distMtime > 0, note: '--no-build: dist/ used as it is' };
+  if (distMtime > 0 && distMtime >= newestMtime(path.join(ROOT, 'src'))) return { built: false, ok: true, note: 'dist/ is newer than src/' };
+  process.stderr.write('building dist/ (npm run build) ...\n');
+  const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, encoding: 'utf8' });
+  if (result.status === 0) return { built: true, ok: true, note: 'dist/ rebuilt from src/' };
+  const tail = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-3).join(' / ');
+  return { built: true, ok: false, note: `build failed, using the previous dist/ if any: ${tail}` };
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const machine = describeMachine();
+  const build = ensureBuild();
+  const rows: Row[] = [];
+  const selected = FIGURES.filter((figure) => !only || only.includes(figure.name));
+
+  let api: RunningServer<{ api: string; paged: string }> | undefined;
+  let sandbox: RunningServer<{ url: string; key: string; secret: string }> | undefined;
+  let sandboxProblem: string | undefined;
+  try {
+    if (selected.some((figure) => figure.needs === 'api')) {
+      api = await startServer(['api', String(PAGINATION_TOTAL), String(PAGE_LATENCY_MS), '100']);
+    }
+    for (const figure of selected) {
+      const began = performance.now();
+      process.stderr.write(`${figure.title} ...`);
+      const config: FigureConfig = {
+        quick,
+        apiUrl: api?.info.api ?? '',
+        pagedUrl: api?.info.paged ?? '',
+        pageLatencyMs: PAGE_LATENCY_MS,
+        paginationTotal: PAGINATION_TOTAL,
+      };
+      if (figure.needs === 'sandbox') {
+        try {
+          sandbox = await startServer(['sandbox', String(SANDBOX_WINDOW_MS)]);
+          config.sandbox = { ...sandbox.info, rateLimitWindowMs: SANDBOX_WINDOW_MS };
+        } catch (error) {
+          sandboxProblem = `the sandbox does not start (${(error as Error).message.slice(0, 160)})`;
+        }
+      }
+      try {
+        if (figure.needs === 'sandbox' && !config.sandbox) throw new Error(sandboxProblem);
+        rows.push(...(await runFigure(figure.name, config, FIGURE_TIMEOUT_MS)));
+      } catch (error) {
+        rows.push(skippedRow(figure.name, figure.title, '—', (error as Error).message.slice(0, 300)));
+      } finally {
+        await sandbox?.stop();
+        sandbox = undefined;
+      }
+      process.stderr.write(` ${((performance.now() - began) / 1000).toFixed(1)} s\n`);
+    }
+  } finally {
+    await api?.stop();
+    await sandbox?.stop();
+  }
+
+  const lines = tableLines(rows);
+  const finishedAt = new Date();
+  const header = [
+    `mobile-partner-sdk bench — ${quick ? 'QUICK smoke run (small counts, goals not meaningful)' : 'full run'}, ${finishedAt.toISOString()}`,
+    `machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.os}, Node ${machine.node}, load average at start ${machine.loadAverageAtStart.join(' ')}`,
+    `client: built package dist/index.js (ESM; cold start also dist/index.cjs), webhooks: dist/webhooks/index.js, sandbox: src/sandbox via tsx; ${build.note}`,
+    'servers: bench/server.ts and the sandbox in their own processes on 127.0.0.1; each figure in a fresh node process',
+  ];
+  process.stdout.write(`\n${header.join('\n')}\n\n${lines.join('\n')}\n`);
+  const notes = rows.filter((row) => row.note).map((row) => `- ${row.figure.trim()}: ${row.note}`);
+  if (notes.length > 0) process.stdout.write(`\nnotes:\n${notes.join('\n')}\n`);
+  const unmet = rows.filter((row) => row.met === false).length;
+  const skipped = rows.filter((row) => row.skipped).length;
+  process.stdout.write(`\n${unmet} goal(s) not met, ${skipped} row(s) not available; JSON written to ${out.startsWith(ROOT) ? path.relative(ROOT, out) : out}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ mode: quick ? 'quick' : 'full', startedAt, finishedAt, machine, build, sources: header.slice(2), rows }, null, 2)}\n`,
+  );
+}
+
+await main();
