@@ -1,0 +1,112 @@
+import { ApiPromise } from './api-promise.js';
+import { PartnerError } from './errors.js';
+import type { ApiResult, PageMeta, Query, ResponseInfo } from './request.js';
+
+/** Fetches one page of a list route with the given query; `signal` lets a dropped prefetch stop. */
+export type PageFetcher<T> = (query: Query, signal: AbortSignal | undefined) => Promise<ApiResult<T[]>>;
+
+function readMeta(meta: Record<string, unknown> | undefined): PageMeta | undefined {
+  if (!meta) return undefined;
+  const { page, pageSize, total, totalPages } = meta;
+  if (typeof page !== 'number' || typeof pageSize !== 'number' || typeof total !== 'number' || typeof totalPages !== 'number') {
+    return undefined;
+  }
+  return meta as PageMeta;
+}
+
+/** One page of a list: its items, the envelope's `meta` totals, and the way to the next page. */
+export class Page<T> {
+  readonly data: T[];
+  /** `page`, `pageSize`, `total`, `totalPages` (spec part 2); undefined when the server sent none. */
+  readonly meta: PageMeta | undefined;
+  readonly response: ResponseInfo;
+  readonly #query: Query;
+  readonly #fetch: PageFetcher<T>;
+
+  constructor(result: ApiResult<T[]>, query: Query, fetch: PageFetcher<T>) {
+    this.data = result.data;
+    this.meta = readMeta(result.meta);
+    this.response = result.response;
+    this.#query = query;
+    this.#fetch = fetch;
+  }
+
+  /** The 1-indexed number of this page. */
+  get pageNumber(): number {
+    const requested = this.#query['page'];
+    return this.meta?.page ?? (typeof requested === 'number' ? requested : 1);
+  }
+
+  /**
+   * From `meta` (page < totalPages); without meta, a full page (as many items as the requested
+   * pageSize) suggests more may follow.
+   */
+  hasNextPage(): boolean {
+    if (this.meta) return this.meta.page < this.meta.totalPages;
+    const pageSize = this.#query['pageSize'];
+    return typeof pageSize === 'number' && this.data.length > 0 && this.data.length === pageSize;
+  }
+
+  /** The query of the next page (same filters, page + 1), or undefined on the last page. */
+  nextPageQuery(): Query | undefined {
+    return this.hasNextPage() ? { ...this.#query, page: this.pageNumber + 1 } : undefined;
+  }
+
+  /** Fetches the next page; rejects when there is none (check `hasNextPage()` first). */
+  getNextPage(): PagePromise<T> {
+    const query = this.nextPageQuery();
+    if (!query) return PagePromise.rejected<T>(new PartnerError('there is no next page: check hasNextPage() first'));
+    return PagePromise.from(this.#fetch, query);
+  }
+
+  /** @internal Used by iteration, which may abort a prefetch nobody will read. */
+  fetchNext(signal: AbortSignal): Promise<Page<T>> | undefined {
+    const query = this.nextPageQuery();
+    if (!query) return undefined;
+    return this.#fetch(query, signal).then((result) => new Page(result, query, this.#fetch));
+  }
+}
+
+function ignore(): void {}
+
+/**
+ * What `list()` returns. Await it for the first `Page<T>`; or walk every item of every page with
+ * `for await`: page n + 1 is fetched while the caller consumes page n, at most two pages are held
+ * at once, and leaving the loop early stops fetching (an in-flight prefetch is aborted and its
+ * outcome dropped).
+ */
+export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable<T> {
+  static from<T>(fetch: PageFetcher<T>, query: Query): PagePromise<T> {
+    const result = fetch(query, undefined).then((first) => ({ ...first, data: new Page(first, query, fetch) }));
+    return new PagePromise<T>(result);
+  }
+
+  /** A list call whose input was refused before anything was sent. */
+  static rejected<T>(error: unknown): PagePromise<T> {
+    return new PagePromise<T>(Promise.reject(error));
+  }
+
+  /** Every page from this one on, with the next page prefetched while the caller holds this one. */
+  async *iterPages(): AsyncGenerator<Page<T>, void, undefined> {
+    const controller = new AbortController();
+    let next: Promise<Page<T>> | undefined;
+    try {
+      let page: Page<T> | undefined = (await this.asResult()).data;
+      while (page) {
+        next = page.fetchNext(controller.signal);
+        next?.catch(ignore);
+        yield page;
+        page = next ? await next : undefined;
+        next = undefined;
+      }
+    } finally {
+      if (next) controller.abort();
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
+    for await (const page of this.iterPages()) {
+      for (const item of page.data) yield item;
+    }
+  }
+}

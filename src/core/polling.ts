@@ -1,0 +1,121 @@
+import type { AsyncAcceptance } from '../schemas/common.js';
+import type { CompletedTransaction, Transaction } from '../schemas/transaction.js';
+import { TransactionFailedError, TransactionTimeoutError } from './errors.js';
+
+export interface WaitOptions<R = Record<string, unknown>> {
+  /** Give up after this long with TransactionTimeoutError; default 300 000 (5 minutes). */
+  timeoutMs?: number;
+  /** First delay between polls; it grows ×1.5 per poll up to `maxPollIntervalMs`. Default 1 000. */
+  pollIntervalMs?: number;
+  /** Ceiling of the delay between polls; default 10 000. */
+  maxPollIntervalMs?: number;
+  /** Aborting rejects the wait with the signal's reason and stops polling at once. */
+  signal?: AbortSignal;
+  /** Called with the transaction whenever its status changes (the first poll counts as a change). */
+  onProgress?: (transaction: Transaction<R>) => void;
+}
+
+/** Fetches the transaction once; the signal aborts an in-flight poll. */
+export type TransactionFetcher<R> = (signal: AbortSignal) => Promise<Transaction<R>>;
+
+export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
+export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+export const DEFAULT_MAX_POLL_INTERVAL_MS = 10_000;
+const BACKOFF_FACTOR = 1.5;
+/** Up to 20 % added at random, so that many waiting workers do not poll in lockstep. */
+const JITTER = 0.2;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Polls until COMPLETED (resolves with it) or FAILED (rejects with TransactionFailedError; FAILED
+ * comes with HTTP 200, spec part 7 rule 3). Every other status, whatever its name, is pending:
+ * the non-terminal values are not shown (spec part 3). No timer outlives the call.
+ */
+export async function waitForTransaction<R>(
+  transactionId: string,
+  fetch: TransactionFetcher<R>,
+  options: WaitOptions<R> = {},
+): Promise<CompletedTransaction<R>> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const maxIntervalMs = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;
+  let intervalMs = Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, maxIntervalMs);
+  const callerSignal = options.signal;
+  callerSignal?.throwIfAborted();
+
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  const signal = callerSignal ? AbortSignal.any([callerSignal, deadline.signal]) : deadline.signal;
+  let last: Transaction<R> | undefined;
+  try {
+    for (;;) {
+      const transaction = await fetch(signal);
+      if (transaction.status !== last?.status) options.onProgress?.(transaction);
+      last = transaction;
+      if (transaction.status === 'COMPLETED') return transaction as CompletedTransaction<R>;
+      if (transaction.status === 'FAILED') {
+        throw new TransactionFailedError({
+          ...transaction,
+          error: transaction.error ?? undefined,
+          errorCode: transaction.errorCode ?? undefined,
+        });
+      }
+      await sleep(intervalMs * (1 + Math.random() * JITTER), signal);
+      intervalMs = Math.min(intervalMs * BACKOFF_FACTOR, maxIntervalMs);
+    }
+  } catch (error) {
+    if (callerSignal?.aborted) throw callerSignal.reason;
+    if (deadline.signal.aborted) throw new TransactionTimeoutError<Transaction<R>>(transactionId, timeoutMs, last);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * What an asynchronous operation returns once accepted: the id to poll, the status endpoint the
+ * server named, the whole acceptance answer (unknown fields kept), and `wait()`.
+ */
+export class TransactionHandle<R = Record<string, unknown>> {
+  readonly transactionId: string;
+  readonly statusEndpoint: string;
+  readonly acceptance: AsyncAcceptance;
+  readonly #fetch: TransactionFetcher<R>;
+
+  constructor(acceptance: AsyncAcceptance, fetch: TransactionFetcher<R>) {
+    this.transactionId = acceptance.transactionId;
+    this.statusEndpoint = acceptance.statusEndpoint;
+    this.acceptance = acceptance;
+    this.#fetch = fetch;
+  }
+
+  /** Polls until a terminal status; see {@link waitForTransaction}. */
+  wait(options?: WaitOptions<R>): Promise<CompletedTransaction<R>> {
+    return waitForTransaction(this.transactionId, this.#fetch, options);
+  }
+
+  /** One poll, whatever the status. */
+  retrieve(signal?: AbortSignal): Promise<Transaction<R>> {
+    return this.#fetch(signal ?? new AbortController().signal);
+  }
+
+  toJSON(): AsyncAcceptance {
+    return this.acceptance;
+  }
+}

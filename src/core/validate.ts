@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import { RequestValidationError, type ValidationIssue } from './errors.js';
+
+/** zod issues as the SDK's readable issues: a dotted path and a message. */
+export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
+  return issues.map((issue) => ({
+    path: issue.path.map((segment) => String(segment)).join('.'),
+    message: issue.message,
+  }));
+}
+
+/** Parses a caller's input, or throws RequestValidationError before anything is sent. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, context: string, prefix = ''): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = toValidationIssues(parsed.error.issues).map((issue) => ({
+    ...issue,
+    path: prefix && issue.path ? `${prefix}.${issue.path}` : prefix || issue.path,
+  }));
+  throw new RequestValidationError(issues, context);
+}
+
+/**
+ * Path parameters must be non-blank: an empty iccid or email would silently address the
+ * collection instead of one record.
+ */
+export function checkPathParams(params: Record<string, string | number> | undefined, context: string): void {
+  if (!params) return;
+  let issues: ValidationIssue[] | undefined;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && value.trim() !== '') continue;
+    (issues ??= []).push({ path: name, message: 'must be a non-empty string' });
+  }
+  if (issues) throw new RequestValidationError(issues, context);
+}

@@ -1,0 +1,38 @@
+import type { ApiPromise } from '../core/api-promise.js';
+import type { TransactionHandle } from '../core/polling.js';
+import type { RequestOptions } from '../core/request.js';
+import { type CreditBalance, creditBalanceSchema, type TopUpParams, topUpParamsSchema } from '../schemas/billing.js';
+import { type AsyncAcceptance, asyncAcceptanceSchema, openObjectSchema } from '../schemas/common.js';
+import { type Endpoint, Resource } from './endpoint.js';
+import { transactionPollRoute } from './transactions.js';
+
+const retrieveCreditBalance: Endpoint<CreditBalance> = {
+  method: 'GET',
+  path: '/api/v1.1/credit-balance',
+  schema: creditBalanceSchema,
+};
+
+/** Answers 201 (not 202) with the transaction to poll (spec part 1 rule 7). */
+const topUp: Endpoint<AsyncAcceptance> = {
+  method: 'POST',
+  path: '/api/v1.1/top-up',
+  schema: asyncAcceptanceSchema,
+  body: topUpParamsSchema,
+  idempotent: true,
+};
+
+const topUpTransaction = transactionPollRoute(openObjectSchema);
+
+export type TopUpResult = Record<string, unknown>;
+
+export class Billing extends Resource {
+  /** Prepaid credit per currency; 404 NOT_FOUND when the customer is missing. */
+  retrieveCreditBalance(options?: RequestOptions): ApiPromise<CreditBalance> {
+    return this.call(retrieveCreditBalance, { options });
+  }
+
+  /** Adds prepaid credit; resolves to a handle to `wait()` on. */
+  topUp(body: TopUpParams, options?: RequestOptions): ApiPromise<TransactionHandle<TopUpResult>> {
+    return this.start(topUp, topUpTransaction, { body, options });
+  }
+}

@@ -1,0 +1,24 @@
+import type { ApiPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/request.js';
+import {
+  type DeviceAssignment,
+  type DeviceAssignParams,
+  deviceAssignmentSchema,
+  deviceAssignParamsSchema,
+} from '../schemas/device.js';
+import { type Endpoint, Resource } from './endpoint.js';
+
+const assignDevice: Endpoint<DeviceAssignment> = {
+  method: 'POST',
+  path: '/api/v1.1/devices/{imei}/assign',
+  schema: deviceAssignmentSchema,
+  body: deviceAssignParamsSchema,
+  idempotent: true,
+};
+
+export class Devices extends Resource {
+  /** Assigns a device (IMEI or MEID) to an end user by email (not a team member's). */
+  assign(imei: string, body: DeviceAssignParams, options?: RequestOptions): ApiPromise<DeviceAssignment> {
+    return this.call(assignDevice, { params: { imei }, body, options });
+  }
+}

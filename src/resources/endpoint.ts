@@ -1,0 +1,99 @@
+import type { z } from 'zod';
+import { ApiPromise } from '../core/api-promise.js';
+import { PagePromise } from '../core/pagination.js';
+import { TransactionHandle } from '../core/polling.js';
+import type { CallInput, Query, RequestOptions, RouteDefinition, Transport } from '../core/request.js';
+import { toRequestSpec } from '../core/request.js';
+import { APIResource } from '../core/resource.js';
+import { checkPathParams, parseInput } from '../core/validate.js';
+import type { AsyncAcceptance } from '../schemas/common.js';
+import type { Transaction } from '../schemas/transaction.js';
+
+/**
+ * A route plus the schemas of its inputs: the one place that says what a call may send. Inputs
+ * are checked before anything goes on the wire (RequestValidationError).
+ */
+export interface Endpoint<T> extends RouteDefinition<T> {
+  /** Schema of the caller's query parameters (SDK names). */
+  query?: z.ZodType<Query>;
+  /** SDK parameter name → wire name, for parameters whose wire name differs. */
+  queryNames?: Readonly<Record<string, string>>;
+  /** Schema of the JSON body. */
+  body?: z.ZodType;
+}
+
+export function routeKey(route: RouteDefinition<unknown>): string {
+  return `${route.method} ${route.path}`;
+}
+
+function toWireQuery(query: Query, names: Readonly<Record<string, string>> | undefined): Query {
+  if (!names) return query;
+  const wire: Query = {};
+  for (const [name, value] of Object.entries(query)) wire[names[name] ?? name] = value;
+  return wire;
+}
+
+/** Validates one call's input against its endpoint; throws RequestValidationError. */
+function prepare(route: Endpoint<unknown>, input: CallInput): CallInput {
+  const context = routeKey(route);
+  checkPathParams(input.params, context);
+  const prepared: CallInput = { ...input };
+  if (route.query) {
+    prepared.query = toWireQuery(parseInput(route.query, input.query ?? {}, context), route.queryNames);
+  }
+  if (route.body) prepared.body = parseInput(route.body, input.body, context, 'body');
+  return prepared;
+}
+
+/** Base of the resources: declared endpoints, checked input, pages and transaction handles. */
+export abstract class Resource extends APIResource {
+  protected override call<T>(route: Endpoint<T>, input: CallInput = {}): ApiPromise<T> {
+    let prepared: CallInput;
+    try {
+      prepared = prepare(route, input);
+    } catch (error) {
+      return new ApiPromise<T>(Promise.reject(error));
+    }
+    return super.call(route, prepared);
+  }
+
+  /** A paginated list: the first page now, the others on demand (see PagePromise). */
+  protected paginate<T>(route: Endpoint<T[]>, query: object | undefined, options: RequestOptions | undefined): PagePromise<T> {
+    let prepared: CallInput;
+    try {
+      prepared = prepare(route, { query: (query ?? {}) as Query });
+    } catch (error) {
+      return PagePromise.rejected<T>(error);
+    }
+    const transport = this.transport;
+    return PagePromise.from<T>((pageQuery, signal) => {
+      const callerSignal = options?.signal;
+      const merged = signal && callerSignal ? AbortSignal.any([signal, callerSignal]) : (signal ?? callerSignal);
+      return transport.send(toRequestSpec(route, { query: pageQuery, options: { ...options, signal: merged } }));
+    }, prepared.query ?? {});
+  }
+
+  /** An asynchronous operation: the acceptance answer becomes a handle polling `poll`. */
+  protected start<R>(
+    route: Endpoint<AsyncAcceptance>,
+    poll: RouteDefinition<Transaction<R>>,
+    input: CallInput,
+  ): ApiPromise<TransactionHandle<R>> {
+    const accepted = this.call(route, input).asResult();
+    const handle = accepted.then((result) => ({
+      ...result,
+      data: new TransactionHandle<R>(result.data, transactionFetcher(this.transport, poll, result.data.transactionId)),
+    }));
+    return new ApiPromise(handle);
+  }
+}
+
+/** One poll of GET /api/v3/transactions/{transactionId} through the transport (limiter, retries). */
+export function transactionFetcher<R>(
+  transport: Transport,
+  poll: RouteDefinition<Transaction<R>>,
+  transactionId: string,
+): (signal: AbortSignal) => Promise<Transaction<R>> {
+  return (signal) =>
+    transport.send(toRequestSpec(poll, { params: { transactionId }, options: { signal } })).then((result) => result.data);
+}

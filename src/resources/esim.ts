@@ -1,0 +1,42 @@
+import type { ApiPromise } from '../core/api-promise.js';
+import type { TransactionHandle } from '../core/polling.js';
+import type { RequestOptions } from '../core/request.js';
+import { type AsyncAcceptance, asyncAcceptanceSchema } from '../schemas/common.js';
+import {
+  type EsimActivation,
+  type EsimProvisioningResult,
+  type EsimProvisionParams,
+  esimActivationSchema,
+  esimProvisioningResultSchema,
+  esimProvisionParamsSchema,
+} from '../schemas/esim.js';
+import { type Endpoint, Resource } from './endpoint.js';
+import { transactionPollRoute } from './transactions.js';
+
+const retrieveQr: Endpoint<EsimActivation> = {
+  method: 'GET',
+  path: '/api/v1.1/esim/{iccid}/qr',
+  schema: esimActivationSchema,
+};
+
+const provisionEsim: Endpoint<AsyncAcceptance> = {
+  method: 'POST',
+  path: '/api/v1.1/esim',
+  schema: asyncAcceptanceSchema,
+  body: esimProvisionParamsSchema,
+  idempotent: true,
+};
+
+const provisioningTransaction = transactionPollRoute(esimProvisioningResultSchema);
+
+export class Esim extends Resource {
+  /** The activation QR of an eSIM (a read; it never regenerates the profile). 400 for a physical SIM. */
+  retrieveQr(iccid: string, options?: RequestOptions): ApiPromise<EsimActivation> {
+    return this.call(retrieveQr, { params: { iccid }, options });
+  }
+
+  /** Starts provisioning; `await (await provision(...)).wait()` gives `result: { mdn, iccid, qrCode }`. */
+  provision(body: EsimProvisionParams, options?: RequestOptions): ApiPromise<TransactionHandle<EsimProvisioningResult>> {
+    return this.start(provisionEsim, provisioningTransaction, { body, options });
+  }
+}

@@ -1,0 +1,17 @@
+export { Auth } from './auth.js';
+export { Billing } from './billing.js';
+export { Devices } from './devices.js';
+export { Esim } from './esim.js';
+export { Orders } from './orders.js';
+export { Plans } from './plans.js';
+export { PortIns } from './port-ins.js';
+export { SimGroups } from './sim-groups.js';
+export { Sims } from './sims.js';
+export { Sms } from './sms.js';
+export { Subscriptions } from './subscriptions.js';
+export { TeamMembers } from './team-members.js';
+export { Transactions } from './transactions.js';
+export { UserGroups } from './user-groups.js';
+export { Users } from './users.js';
+export { VoiceQuality, VoiceQualityWebhooks } from './voice-quality.js';
+export { WebhookDeliveries, Webhooks } from './webhooks.js';

@@ -1,0 +1,17 @@
+import type { ApiPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/request.js';
+import { type Order, orderSchema } from '../schemas/records.js';
+import { type Endpoint, Resource } from './endpoint.js';
+
+const retrieveOrder: Endpoint<Order> = {
+  method: 'GET',
+  path: '/api/v1.1/orders/{id}',
+  schema: orderSchema,
+};
+
+export class Orders extends Resource {
+  /** An order record; its fields are not shown in the spec (an open object). 404 NOT_FOUND. */
+  retrieve(id: string, options?: RequestOptions): ApiPromise<Order> {
+    return this.call(retrieveOrder, { params: { id }, options });
+  }
+}

@@ -1,0 +1,64 @@
+import type { ApiPromise } from '../core/api-promise.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { TransactionHandle } from '../core/polling.js';
+import type { RequestOptions } from '../core/request.js';
+import { type AsyncAcceptance, asyncAcceptanceSchema, openObjectSchema } from '../schemas/common.js';
+import {
+  type PortIn,
+  type PortInEligibility,
+  type PortInEligibilityParams,
+  type PortInListParams,
+  type PortInSubmitParams,
+  portInEligibilityParamsSchema,
+  portInEligibilitySchema,
+  portInListParamsSchema,
+  portInListSchema,
+  portInSubmitParamsSchema,
+} from '../schemas/port-in.js';
+import { type Endpoint, Resource } from './endpoint.js';
+import { transactionPollRoute } from './transactions.js';
+
+const listPortIns: Endpoint<PortIn[]> = {
+  method: 'GET',
+  path: '/api/v1.1/port-ins',
+  schema: portInListSchema,
+  query: portInListParamsSchema,
+};
+
+const checkEligibility: Endpoint<PortInEligibility> = {
+  method: 'POST',
+  path: '/api/v1.1/port-in/eligibility',
+  schema: portInEligibilitySchema,
+  body: portInEligibilityParamsSchema,
+  auth: false,
+};
+
+/** Admin tier; answered outside the standard envelope (spec part 1 rule 8). */
+const submitPortIn: Endpoint<AsyncAcceptance> = {
+  method: 'POST',
+  path: '/api/v3/port-in',
+  schema: asyncAcceptanceSchema,
+  body: portInSubmitParamsSchema,
+  envelope: false,
+  idempotent: true,
+};
+
+const portInTransaction = transactionPollRoute(openObjectSchema);
+
+export type PortInResult = Record<string, unknown>;
+
+export class PortIns extends Resource {
+  list(params?: PortInListParams, options?: RequestOptions): PagePromise<PortIn> {
+    return this.paginate(listPortIns, params, options);
+  }
+
+  /** Whether a number can be ported in; sent without a bearer (spec part 5 rule 4). */
+  checkEligibility(body: PortInEligibilityParams, options?: RequestOptions): ApiPromise<PortInEligibility> {
+    return this.call(checkEligibility, { body, options });
+  }
+
+  /** Submits a port-in (v3, Admin tier); resolves to a handle to `wait()` on. */
+  submit(body: PortInSubmitParams, options?: RequestOptions): ApiPromise<TransactionHandle<PortInResult>> {
+    return this.start(submitPortIn, portInTransaction, { body, options });
+  }
+}

@@ -1,0 +1,62 @@
+import type { ApiPromise } from '../core/api-promise.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/request.js';
+import {
+  type RenewNumberParams,
+  type RenewNumberResult,
+  renewNumberParamsSchema,
+  renewNumberResultSchema,
+  type Sim,
+  type SimListParams,
+  simListParamsSchema,
+  simListSchema,
+} from '../schemas/sim.js';
+import { type SubscriptionDetail, subscriptionDetailSchema } from '../schemas/subscription.js';
+import { type Endpoint, Resource } from './endpoint.js';
+
+/**
+ * Wire names of the SIM list's assigned-status filter and free-text search: not shown in the spec
+ * (part 4), so chosen here, and only here.
+ */
+export const SIM_LIST_QUERY_NAMES = {
+  assignedStatus: 'assignedStatus',
+  search: 'search',
+} as const;
+
+const listSims: Endpoint<Sim[]> = {
+  method: 'GET',
+  path: '/api/v1.1/sims',
+  schema: simListSchema,
+  query: simListParamsSchema,
+  queryNames: SIM_LIST_QUERY_NAMES,
+};
+
+const retrieveSubscription: Endpoint<SubscriptionDetail> = {
+  method: 'GET',
+  path: '/api/v1.1/sims/{iccid}/subscription',
+  schema: subscriptionDetailSchema,
+};
+
+const renewNumber: Endpoint<RenewNumberResult> = {
+  method: 'POST',
+  path: '/api/v1.1/sims/{iccid}/renew-number',
+  schema: renewNumberResultSchema,
+  body: renewNumberParamsSchema,
+};
+
+export class Sims extends Resource {
+  /** A page of SIMs; `for await` walks all of them. */
+  list(params?: SimListParams, options?: RequestOptions): PagePromise<Sim> {
+    return this.paginate(listSims, params, options);
+  }
+
+  /** The SIM's current subscription, or the newest SCHEDULED one (spec part 3 rule 2). */
+  retrieveSubscription(iccid: string, options?: RequestOptions): ApiPromise<SubscriptionDetail> {
+    return this.call(retrieveSubscription, { params: { iccid }, options });
+  }
+
+  /** Assigns the SIM a new phone number; the body and result shapes are not shown (open objects). */
+  renewNumber(iccid: string, body: RenewNumberParams = {}, options?: RequestOptions): ApiPromise<RenewNumberResult> {
+    return this.call(renewNumber, { params: { iccid }, body, options });
+  }
+}

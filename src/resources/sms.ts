@@ -1,0 +1,19 @@
+import type { ApiPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/request.js';
+import { type SmsSendParams, type SmsSendResult, smsSendParamsSchema, smsSendResultSchema } from '../schemas/sms.js';
+import { type Endpoint, Resource } from './endpoint.js';
+
+const sendSms: Endpoint<SmsSendResult> = {
+  method: 'POST',
+  path: '/api/v1.1/sms',
+  schema: smsSendResultSchema,
+  body: smsSendParamsSchema,
+  idempotent: true,
+};
+
+export class Sms extends Resource {
+  /** Sends an SMS from a provisioned number (Admin tier); 501 where the operator has no outbound SMS. */
+  send(body: SmsSendParams, options?: RequestOptions): ApiPromise<SmsSendResult> {
+    return this.call(sendSms, { body, options });
+  }
+}

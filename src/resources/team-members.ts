@@ -1,0 +1,53 @@
+import type { ApiPromise } from '../core/api-promise.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/request.js';
+import {
+  type TeamMember,
+  type TeamMemberCreated,
+  type TeamMemberCreateParams,
+  type TeamMemberDetail,
+  type TeamMemberListParams,
+  teamMemberCreatedSchema,
+  teamMemberCreateParamsSchema,
+  teamMemberDetailSchema,
+  teamMemberListParamsSchema,
+  teamMemberListSchema,
+} from '../schemas/team-member.js';
+import { type Endpoint, Resource } from './endpoint.js';
+
+const listTeamMembers: Endpoint<TeamMember[]> = {
+  method: 'GET',
+  path: '/api/v1.1/team-members',
+  schema: teamMemberListSchema,
+  query: teamMemberListParamsSchema,
+};
+
+const retrieveTeamMember: Endpoint<TeamMemberDetail> = {
+  method: 'GET',
+  path: '/api/v1.1/team-members/{email}',
+  schema: teamMemberDetailSchema,
+};
+
+const createTeamMember: Endpoint<TeamMemberCreated> = {
+  method: 'POST',
+  path: '/api/v1.1/team-members',
+  schema: teamMemberCreatedSchema,
+  body: teamMemberCreateParamsSchema,
+};
+
+/** Account admins (not end users: see `users`). */
+export class TeamMembers extends Resource {
+  list(params?: TeamMemberListParams, options?: RequestOptions): PagePromise<TeamMember> {
+    return this.paginate(listTeamMembers, params, options);
+  }
+
+  /** 404 ADMIN_NOT_FOUND when no member has this email. */
+  retrieve(email: string, options?: RequestOptions): ApiPromise<TeamMemberDetail> {
+    return this.call(retrieveTeamMember, { params: { email }, options });
+  }
+
+  /** Invites a member; 422 INVALID_ROLE / INVALID_DEPARTMENT, 409 ADMIN_ALREADY_EXISTS. */
+  create(body: TeamMemberCreateParams, options?: RequestOptions): ApiPromise<TeamMemberCreated> {
+    return this.call(createTeamMember, { body, options });
+  }
+}

@@ -1,0 +1,32 @@
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions, Transport } from '../core/request.js';
+import {
+  type VoiceQualityWebhook,
+  type VoiceQualityWebhookListParams,
+  voiceQualityWebhookListParamsSchema,
+  voiceQualityWebhookListSchema,
+} from '../schemas/voice-quality.js';
+import { type Endpoint, Resource } from './endpoint.js';
+
+const listVoiceQualityWebhooks: Endpoint<VoiceQualityWebhook[]> = {
+  method: 'GET',
+  path: '/api/v1.1/voice-quality/webhooks',
+  schema: voiceQualityWebhookListSchema,
+  query: voiceQualityWebhookListParamsSchema,
+};
+
+/** Receivers of voice.test.completed reports. Creating them is not shown in the spec. */
+export class VoiceQualityWebhooks extends Resource {
+  list(params?: VoiceQualityWebhookListParams, options?: RequestOptions): PagePromise<VoiceQualityWebhook> {
+    return this.paginate(listVoiceQualityWebhooks, params, options);
+  }
+}
+
+export class VoiceQuality extends Resource {
+  readonly webhooks: VoiceQualityWebhooks;
+
+  constructor(transport: Transport) {
+    super(transport);
+    this.webhooks = new VoiceQualityWebhooks(transport);
+  }
+}

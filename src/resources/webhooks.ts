@@ -1,0 +1,126 @@
+import type { ApiPromise } from '../core/api-promise.js';
+import type { RequestOptions, Transport } from '../core/request.js';
+import { z } from 'zod';
+import {
+  type WebhookCreateParams,
+  type WebhookDeletion,
+  type WebhookDelivery,
+  type WebhookDeliveryListParams,
+  type WebhookRegistration,
+  type WebhookRegistrationWithSecret,
+  type WebhookTestResult,
+  type WebhookUpdateParams,
+  webhookCreateParamsSchema,
+  webhookDeletionSchema,
+  webhookDeliveryListParamsSchema,
+  webhookDeliveryListSchema,
+  webhookDeliverySchema,
+  webhookRegistrationListSchema,
+  webhookRegistrationSchema,
+  webhookRegistrationWithSecretSchema,
+  webhookTestResultSchema,
+  webhookUpdateParamsSchema,
+} from '../schemas/webhook.js';
+import { type Endpoint, Resource } from './endpoint.js';
+
+const WEBHOOK_PATH = '/api/v1.1/webhooks/{id}';
+
+const createWebhook: Endpoint<WebhookRegistrationWithSecret> = {
+  method: 'POST',
+  path: '/api/v1.1/webhooks',
+  schema: webhookRegistrationWithSecretSchema,
+  body: webhookCreateParamsSchema,
+};
+
+/** Not paginated in the spec (no page/pageSize shown): the whole array. */
+const listWebhooks: Endpoint<WebhookRegistration[]> = {
+  method: 'GET',
+  path: '/api/v1.1/webhooks',
+  schema: webhookRegistrationListSchema,
+};
+
+const retrieveWebhook: Endpoint<WebhookRegistration> = { method: 'GET', path: WEBHOOK_PATH, schema: webhookRegistrationSchema };
+
+const updateWebhook: Endpoint<WebhookRegistration> = {
+  method: 'PUT',
+  path: WEBHOOK_PATH,
+  schema: webhookRegistrationSchema,
+  body: webhookUpdateParamsSchema,
+};
+
+const deleteWebhook: Endpoint<WebhookDeletion> = { method: 'DELETE', path: WEBHOOK_PATH, schema: webhookDeletionSchema };
+
+/** The test body names the synthetic event (spec part 4). */
+const testWebhook: Endpoint<WebhookTestResult> = {
+  method: 'POST',
+  path: '/api/v1.1/webhooks/{id}/test',
+  schema: webhookTestResultSchema,
+  body: z.strictObject({ eventType: z.literal('webhook.test') }),
+};
+const TEST_BODY = { eventType: 'webhook.test' } as const;
+
+/** Not paginated in the spec (only webhookId and status are shown): the whole array. */
+const listDeliveries: Endpoint<WebhookDelivery[]> = {
+  method: 'GET',
+  path: '/api/v1.1/webhook-deliveries',
+  schema: webhookDeliveryListSchema,
+  query: webhookDeliveryListParamsSchema,
+};
+
+const redeliver: Endpoint<WebhookDelivery> = {
+  method: 'POST',
+  path: '/api/v1.1/webhook-deliveries/{deliveryId}/redeliver',
+  schema: webhookDeliverySchema,
+};
+
+/** The delivery log (metadata only: payloads and response bodies are never returned). */
+export class WebhookDeliveries extends Resource {
+  list(params?: WebhookDeliveryListParams, options?: RequestOptions): ApiPromise<WebhookDelivery[]> {
+    return this.call(listDeliveries, { query: params, options });
+  }
+
+  /** Resends the original event to its original endpoint: 202 with a new PENDING record; 409 while one runs. */
+  redeliver(deliveryId: string, options?: RequestOptions): ApiPromise<WebhookDelivery> {
+    return this.call(redeliver, { params: { deliveryId }, options });
+  }
+}
+
+/** Operator SMS and voice event registrations: one per account, operator and network. */
+export class Webhooks extends Resource {
+  readonly deliveries: WebhookDeliveries;
+
+  constructor(transport: Transport) {
+    super(transport);
+    this.deliveries = new WebhookDeliveries(transport);
+  }
+
+  /**
+   * Registers (or, with `update: true`, replaces) the registration of an operator and network.
+   * The answer is the only one that carries `signingSecret`: store it now.
+   */
+  create(body: WebhookCreateParams, options?: RequestOptions): ApiPromise<WebhookRegistrationWithSecret> {
+    return this.call(createWebhook, { body, options });
+  }
+
+  list(options?: RequestOptions): ApiPromise<WebhookRegistration[]> {
+    return this.call(listWebhooks, { options });
+  }
+
+  retrieve(id: string, options?: RequestOptions): ApiPromise<WebhookRegistration> {
+    return this.call(retrieveWebhook, { params: { id }, options });
+  }
+
+  /** Partial update of the registration fields. */
+  update(id: string, body: WebhookUpdateParams, options?: RequestOptions): ApiPromise<WebhookRegistration> {
+    return this.call(updateWebhook, { params: { id }, body, options });
+  }
+
+  delete(id: string, options?: RequestOptions): ApiPromise<WebhookDeletion> {
+    return this.call(deleteWebhook, { params: { id }, options });
+  }
+
+  /** One synthetic webhook.test delivery, no retries; 502 DeliveryFailedError when the endpoint fails. */
+  test(id: string, options?: RequestOptions): ApiPromise<WebhookTestResult> {
+    return this.call(testWebhook, { params: { id }, body: TEST_BODY, options });
+  }
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/** Credit balance (spec part 2): one amount per currency. */
+export const creditBalanceSchema = z.looseObject({
+  creditBalance: z.array(z.looseObject({ currency: z.string(), amount: z.number() })),
+});
+
+export type CreditBalance = z.infer<typeof creditBalanceSchema>;
+
+/**
+ * Body of POST /api/v1.1/top-up: not shown. The credit balance names amount and currency, so
+ * those are the typed fields (amount positive); anything else is passed through.
+ */
+export const topUpParamsSchema = z.looseObject({
+  amount: z.number().positive(),
+  currency: z.string().min(1),
+});
+
+export type TopUpParams = z.input<typeof topUpParamsSchema>;

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { openEnum } from './common.js';
+
+export const PLAN_TYPES = ['FLAT_RATE', 'PAY_AS_YOU_GO'] as const;
+
+/** Plan (spec part 2). The inner shape of both pricing objects is not shown: open objects. */
+export const planSchema = z.looseObject({
+  productId: z.string(),
+  description: z.string(),
+  price: z.number(),
+  currency: z.string(),
+  validityDays: z.number(),
+  data: z.looseObject({ value: z.number(), unit: z.string() }),
+  voiceMinutes: z.number(),
+  smsCount: z.number(),
+  operator: z.string(),
+  network: z.string(),
+  isEsim: z.boolean(),
+  planType: openEnum(PLAN_TYPES),
+  recurring: z.boolean(),
+  tieredPricing: z.looseObject({}).optional(),
+  volumeTierPricing: z.looseObject({}).optional(),
+});
+
+export type Plan = z.infer<typeof planSchema>;
+
+/**
+ * Body of a plan purchase (v1.1 and v3): not shown. The fields the spec names elsewhere are typed
+ * (the plan's productId as planId, the target SIM's iccid); anything else is passed through.
+ */
+export const planPurchaseParamsSchema = z.looseObject({
+  planId: z.string().min(1).optional(),
+  iccid: z.string().min(1).optional(),
+  autoTopUp: z.boolean().optional(),
+});
+
+export type PlanPurchaseParams = z.input<typeof planPurchaseParamsSchema>;
+
+/** Result of the synchronous purchase: not shown; subscription-like fields are typed when present. */
+export const planPurchaseSchema = z.looseObject({
+  orderId: z.string().optional(),
+  iccid: z.string().optional(),
+  status: z.string().optional(),
+});
+
+export type PlanPurchase = z.infer<typeof planPurchaseSchema>;

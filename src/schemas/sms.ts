@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { e164 } from './common.js';
+
+/** SMS send result (spec part 2). */
+export const smsSendResultSchema = z.looseObject({
+  message: z.string(),
+});
+
+export type SmsSendResult = z.infer<typeof smsSendResultSchema>;
+
+/** Body of POST /api/v1.1/sms: all three fields required (spec part 4). */
+export const smsSendParamsSchema = z.strictObject({
+  fromNumber: e164,
+  toNumber: e164,
+  text: z.string().min(1),
+});
+
+export type SmsSendParams = z.input<typeof smsSendParamsSchema>;

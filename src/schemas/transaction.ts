@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { openEnum, timestamp } from './common.js';
+
+/**
+ * Terminal statuses (spec part 3). Every other value, whatever its name, means "still pending":
+ * the non-terminal statuses are not shown.
+ */
+export const TRANSACTION_STATUSES = ['COMPLETED', 'FAILED'] as const;
+
+/**
+ * Transaction (spec part 2). Only the id and the status are required: which of the other fields
+ * a pending transaction carries is not shown. `timestamp` is generated on every poll, so it is
+ * never a change marker.
+ */
+const transactionFields = {
+  transactionId: z.string(),
+  status: openEnum(TRANSACTION_STATUSES),
+  message: z.string().optional(),
+  timestamp: timestamp.optional(),
+  error: z.string().nullable().optional(),
+  errorCode: z.string().nullable().optional(),
+  createdAt: timestamp.optional(),
+  updatedAt: timestamp.optional(),
+  processingStartedAt: timestamp.nullable().optional(),
+  processingCompletedAt: timestamp.nullable().optional(),
+  scheduledDate: timestamp.nullable().optional(),
+};
+
+/** Without `result`, whose shape depends on the operation. */
+const transactionBaseSchema = z.looseObject(transactionFields);
+
+export const transactionSchema = z.looseObject({
+  ...transactionFields,
+  result: z.looseObject({}).nullable().optional(),
+});
+
+/** A transaction whose `result` has the operation's type `R` (when COMPLETED). */
+export type Transaction<R = Record<string, unknown>> = z.infer<typeof transactionBaseSchema> & {
+  result?: R | null | undefined;
+};
+
+/** A transaction that reached COMPLETED, with the operation's typed result. */
+export type CompletedTransaction<R = Record<string, unknown>> = Transaction<R> & { status: 'COMPLETED' };
+
+/** Builds (once, at module level) the poll schema of an operation whose result has a known shape. */
+export function transactionSchemaWithResult<R>(result: z.ZodType<R>): z.ZodType<Transaction<R>> {
+  return transactionBaseSchema.extend({ result: result.nullable().optional() }) as unknown as z.ZodType<Transaction<R>>;
+}
