@@ -4,3 +4,63 @@ export * from './core/errors.js';
 export { ApiPromise } from './core/api-promise.js';
 export type { ClientOptions, Logger, LogLevel, RateLimitOptions, WindowLimit } from './core/options.js';
 export type { RequestOptions, ResponseInfo, RateLimitInfo, PageMeta, HttpMethod } from './core/request.js';
+export { Page, PagePromise } from './core/pagination.js';
+export { TransactionHandle } from './core/polling.js';
+export type { WaitOptions } from './core/polling.js';
+export * from './resources/index.js';
+export type { OpenEnum } from './schemas/common.js';
+export type {
+  AsyncAcceptance,
+  CompletedTransaction,
+  CreditBalance,
+  DeviceAssignment,
+  DeviceAssignParams,
+  EsimActivation,
+  EsimProvisioningResult,
+  EsimProvisionParams,
+  Order,
+  PaginationParams,
+  Plan,
+  PlanPurchase,
+  PlanPurchaseParams,
+  PortIn,
+  PortInEligibility,
+  PortInEligibilityParams,
+  PortInListParams,
+  PortInSubmitParams,
+  RenewNumberParams,
+  RenewNumberResult,
+  Sim,
+  SimGroup,
+  SimListParams,
+  SmsSendParams,
+  SmsSendResult,
+  Subscription,
+  SubscriptionCancellation,
+  SubscriptionDetail,
+  SubscriptionListParams,
+  TeamMember,
+  TeamMemberCreated,
+  TeamMemberCreateParams,
+  TeamMemberDetail,
+  TeamMemberListParams,
+  TokenResponse,
+  TopUpParams,
+  Transaction,
+  User,
+  UserGroupDeletion,
+  UserListParams,
+  VoiceQualityWebhook,
+  VoiceQualityWebhookListParams,
+  WebhookCreateParams,
+  WebhookDeletion,
+  WebhookDelivery,
+  WebhookDeliveryListParams,
+  WebhookRegistration,
+  WebhookRegistrationWithSecret,
+  WebhookTestResult,
+  WebhookUpdateParams,
+} from './schemas/index.js';
+export type { PlanPurchaseResult } from './resources/plans.js';
+export type { PortInResult } from './resources/port-ins.js';
+export type { TopUpResult } from './resources/billing.js';
