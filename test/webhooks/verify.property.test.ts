@@ -1,0 +1,107 @@
+import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { verifySignature, WebhookSignatureError } from '../../src/webhooks/index.js';
+
+const T = 1_750_000_000;
+const now = new Date(T * 1000);
+
+function sign(key: string, timestamp: number, raw: Uint8Array): string {
+  return createHmac('sha256', key).update(`${timestamp}.`).update(raw).digest('hex');
+}
+
+const secretArb = fc.string({ minLength: 1, maxLength: 40 });
+const bodyArb = fc.uint8Array({ maxLength: 512 });
+
+function rejects(fn: () => unknown): boolean {
+  try {
+    fn();
+    return false;
+  } catch (error) {
+    expect(error).toBeInstanceOf(WebhookSignatureError);
+    return true;
+  }
+}
+
+describe('verifySignature under random tampering', () => {
+  it('accepts every untampered delivery', () => {
+    fc.assert(
+      fc.property(bodyArb, secretArb, fc.integer({ min: -300, max: 300 }), (raw, key, skew) => {
+        const timestamp = T + skew;
+        expect(verifySignature(raw, `t=${timestamp},v1=${sign(key, timestamp, raw)}`, key, { now }).timestamp).toBe(timestamp);
+      }),
+    );
+  });
+
+  it('rejects any change of the body', () => {
+    fc.assert(
+      fc.property(bodyArb, secretArb, fc.nat(), fc.integer({ min: 1, max: 255 }), fc.boolean(), (raw, key, position, flip, append) => {
+        const header = `t=${T},v1=${sign(key, T, raw)}`;
+        let tampered: Uint8Array;
+        if (append || raw.length === 0) {
+          tampered = new Uint8Array([...raw, flip]);
+        } else {
+          tampered = Uint8Array.from(raw);
+          const index = position % raw.length;
+          tampered[index] = (tampered[index] ?? 0) ^ flip;
+        }
+        expect(rejects(() => verifySignature(tampered, header, key, { now }))).toBe(true);
+      }),
+    );
+  });
+
+  it('rejects any change of the signed timestamp, even inside the tolerance', () => {
+    fc.assert(
+      fc.property(bodyArb, secretArb, fc.integer({ min: -299, max: 299 }).filter((d) => d !== 0), (raw, key, delta) => {
+        const header = `t=${T + delta},v1=${sign(key, T, raw)}`;
+        expect(rejects(() => verifySignature(raw, header, key, { now }))).toBe(true);
+      }),
+    );
+  });
+
+  it('rejects any change of the signature', () => {
+    fc.assert(
+      fc.property(bodyArb, secretArb, fc.nat({ max: 63 }), fc.integer({ min: 1, max: 15 }), (raw, key, position, xor) => {
+        const v1 = sign(key, T, raw);
+        const digit = (parseInt(v1[position] ?? '0', 16) ^ xor).toString(16);
+        const tampered = v1.slice(0, position) + digit + v1.slice(position + 1);
+        expect(rejects(() => verifySignature(raw, `t=${T},v1=${tampered}`, key, { now }))).toBe(true);
+      }),
+    );
+  });
+
+  it('rejects a signature made with another secret', () => {
+    fc.assert(
+      fc.property(bodyArb, secretArb, secretArb, (raw, key, other) => {
+        fc.pre(key !== other);
+        expect(rejects(() => verifySignature(raw, `t=${T},v1=${sign(other, T, raw)}`, key, { now }))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('verifySignature on arbitrary input', () => {
+  const anyBody = fc.oneof(fc.string(), fc.uint8Array(), fc.anything(), fc.object());
+  const anyHeader = fc.oneof(
+    fc.string(),
+    fc.anything(),
+    fc.array(fc.string()),
+    fc
+      .tuple(fc.oneof(fc.string(), fc.nat().map(String)), fc.array(fc.oneof(fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 70 }), fc.string())))
+      .map(([t, sigs]) => [`t=${t}`, ...sigs.map((s) => `v1=${s}`)].join(',')),
+  );
+  const anySecret = fc.oneof(fc.string(), fc.array(fc.string()), fc.anything());
+
+  it('throws nothing but WebhookSignatureError, whatever body, header and secret', () => {
+    fc.assert(
+      fc.property(anyBody, anyHeader, anySecret, (raw, header, key) => {
+        try {
+          verifySignature(raw as never, header as never, key as never, { now });
+        } catch (error) {
+          expect(error).toBeInstanceOf(WebhookSignatureError);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

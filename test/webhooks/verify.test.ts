@@ -1,0 +1,189 @@
+import { createHmac } from 'node:crypto';
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { signPayload, verifySignature, WebhookSignatureError } from '../../src/webhooks/index.js';
+
+const secret = `whsec_${'ab'.repeat(32)}`;
+const body = '{"id":"vqt_123","event":"voice.test.completed","score":4.2}';
+const t = 1_750_000_000;
+const now = new Date(t * 1000);
+
+/** The reference computation, written from the spec alone (part 6). */
+function hmacHex(key: string, timestamp: number | string, raw: string | Buffer): string {
+  return createHmac('sha256', key)
+    .update(Buffer.concat([Buffer.from(`${timestamp}.`), Buffer.isBuffer(raw) ? raw : Buffer.from(raw, 'utf8')]))
+    .digest('hex');
+}
+
+function reasonOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(WebhookSignatureError);
+    return (error as WebhookSignatureError).reason;
+  }
+  throw new Error('expected a WebhookSignatureError');
+}
+
+describe('verifySignature', () => {
+  it('accepts a signature computed independently over "<t>.<raw body>" and returns the timestamp', () => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    expect(verifySignature(body, header, secret, { now })).toEqual({ timestamp: t });
+  });
+
+  it('accepts the same bytes as string, Buffer, Uint8Array and ArrayBuffer', () => {
+    const unicode = '{"text":"héllo ✓ 👋"}';
+    const header = `t=${t},v1=${hmacHex(secret, t, Buffer.from(unicode, 'utf8'))}`;
+    const buffer = Buffer.from(unicode, 'utf8');
+    const u8 = new Uint8Array(buffer);
+    for (const raw of [unicode, buffer, u8, u8.buffer]) {
+      expect(verifySignature(raw, header, secret, { now }).timestamp).toBe(t);
+    }
+  });
+
+  it('hashes the exact bytes: a re-serialized body with other spacing is refused', () => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    const reserialized = JSON.stringify(JSON.parse(body), null, 2);
+    expect(reasonOf(() => verifySignature(reserialized, header, secret, { now }))).toBe('signature_mismatch');
+  });
+
+  it('parses items in any order, with whitespace, unknown schemes ignored', () => {
+    const v1 = hmacHex(secret, t, body);
+    for (const header of [
+      `v1=${v1},t=${t}`,
+      `  t = ${t} ,  v1 = ${v1}  `,
+      `v0=deadbeef,t=${t},v2=zzz,v1=${v1}`,
+      `t=${t},,v1=${v1},`,
+    ]) {
+      expect(verifySignature(body, header, secret, { now }).timestamp).toBe(t);
+    }
+  });
+
+  it('accepts when any of several v1 values matches (rotation on the sender side)', () => {
+    const header = `t=${t},v1=${hmacHex('whsec_old', t, body)},v1=${hmacHex(secret, t, body)}`;
+    expect(verifySignature(body, header, secret, { now }).timestamp).toBe(t);
+  });
+
+  it('accepts when any of several secrets matches (rotation on the receiver side)', () => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    expect(verifySignature(body, header, ['whsec_new', secret], { now }).timestamp).toBe(t);
+    expect(reasonOf(() => verifySignature(body, header, ['whsec_new', 'whsec_other'], { now }))).toBe('signature_mismatch');
+  });
+
+  it('joins a repeated header given as string[] by Node', () => {
+    const header = [`t=${t}`, `v1=${hmacHex(secret, t, body)}`];
+    expect(verifySignature(body, header, secret, { now }).timestamp).toBe(t);
+  });
+
+  it('rejects timestamps outside the tolerance in both directions, accepts at the edge', () => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    const at = (offsetSeconds: number) => new Date((t + offsetSeconds) * 1000);
+    expect(verifySignature(body, header, secret, { now: at(300) }).timestamp).toBe(t);
+    expect(verifySignature(body, header, secret, { now: at(-300) }).timestamp).toBe(t);
+    expect(reasonOf(() => verifySignature(body, header, secret, { now: at(301) }))).toBe('timestamp_out_of_tolerance');
+    expect(reasonOf(() => verifySignature(body, header, secret, { now: at(-301) }))).toBe('timestamp_out_of_tolerance');
+    expect(reasonOf(() => verifySignature(body, header, secret, { now: at(31), toleranceSeconds: 30 }))).toBe(
+      'timestamp_out_of_tolerance',
+    );
+    expect(verifySignature(body, header, secret, { now: at(10_000), toleranceSeconds: Infinity }).timestamp).toBe(t);
+  });
+
+  it('uses the current clock when no now is given', () => {
+    const fresh = Math.floor(Date.now() / 1000);
+    expect(verifySignature(body, `t=${fresh},v1=${hmacHex(secret, fresh, body)}`, secret).timestamp).toBe(fresh);
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${hmacHex(secret, t, body)}`, secret))).toBe(
+      'timestamp_out_of_tolerance',
+    );
+  });
+
+  it.each([
+    ['missing_header', undefined],
+    ['missing_header', null],
+    ['missing_header', ''],
+    ['missing_header', '   '],
+    ['missing_header', []],
+    ['malformed_header', 'garbage'],
+    ['malformed_header', `t=${t},v1`],
+    ['malformed_header', `t=abc,v1=${'00'.repeat(32)}`],
+    ['malformed_header', `t=-5,v1=${'00'.repeat(32)}`],
+    ['malformed_header', `t=${t},t=${t + 1},v1=${'00'.repeat(32)}`],
+    ['malformed_header', `t=${t},=x,v1=${'00'.repeat(32)}`],
+    ['malformed_header', `t=${t},v1=${'0'.repeat(63)}`],
+    ['malformed_header', `t=${t},v1=${'zz'.repeat(32)}`],
+    ['malformed_header', `t=${t},v1=`],
+    ['missing_timestamp', `v1=${'00'.repeat(32)}`],
+    ['missing_signature', `t=${t}`],
+    ['missing_signature', `t=${t},v0=${'00'.repeat(32)}`],
+    ['signature_mismatch', `t=${t},v1=${'00'.repeat(32)}`],
+    ['signature_mismatch', `t=${t},v1=${'00'.repeat(16)}`],
+  ])('refuses with reason %s for header %j', (reason, header) => {
+    expect(reasonOf(() => verifySignature(body, header as string, secret, { now }))).toBe(reason);
+  });
+
+  it.each([[''], [[]], [['']], [[secret, '']], [undefined], [42]])('refuses an unusable secret %j as invalid_secret', (bad) => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    expect(reasonOf(() => verifySignature(body, header, bad as string, { now }))).toBe('invalid_secret');
+  });
+
+  it('refuses a parsed body and explains how to keep the raw bytes', () => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    try {
+      verifySignature(JSON.parse(body) as never, header, secret, { now });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(WebhookSignatureError);
+      const failure = error as WebhookSignatureError;
+      expect(failure.reason).toBe('invalid_body');
+      expect(failure.message).toContain('parsed object');
+      expect(failure.message).toContain('express.raw');
+      expect(failure.message).toContain('rawBody');
+    }
+    for (const bad of [null, undefined, 12, true, [1, 2]]) {
+      expect(reasonOf(() => verifySignature(bad as never, header, secret, { now }))).toBe('invalid_body');
+    }
+  });
+
+  it('never shows the secret or the signature in messages, JSON or inspect output', () => {
+    const v1 = hmacHex(secret, t, body);
+    const headers = [`t=${t},v1=${v1}`, `t=${t},v1=${v1.slice(2)}00`, `t=${t},v1=${v1}x`, `t=1,v1=${v1}`];
+    for (const header of headers) {
+      for (const raw of [body + ' ', body]) {
+        try {
+          verifySignature(raw, header, [secret, 'whsec_second_secret_value'], { now });
+        } catch (error) {
+          const shown = [(error as Error).message, JSON.stringify(error), inspect(error), String((error as Error).stack)].join('\n');
+          expect(shown).not.toContain(secret);
+          expect(shown).not.toContain('whsec_second_secret_value');
+          expect(shown).not.toContain(v1);
+          expect(shown).not.toContain(v1.slice(2));
+        }
+      }
+    }
+  });
+});
+
+describe('signPayload', () => {
+  it('produces the header the spec describes, byte for byte', () => {
+    expect(signPayload(body, secret, { timestamp: t })).toBe(`t=${t},v1=${hmacHex(secret, t, body)}`);
+  });
+
+  it('adds one v1 per secret and signs with the current time by default', () => {
+    const header = signPayload(body, ['whsec_a', 'whsec_b']);
+    const match = /^t=(\d+),v1=([0-9a-f]{64}),v1=([0-9a-f]{64})$/.exec(header);
+    expect(match).not.toBeNull();
+    const signedAt = Number(match?.[1]);
+    expect(Math.abs(signedAt - Date.now() / 1000)).toBeLessThan(5);
+    expect(match?.[2]).toBe(hmacHex('whsec_a', signedAt, body));
+    expect(match?.[3]).toBe(hmacHex('whsec_b', signedAt, body));
+  });
+
+  it('round-trips through verifySignature', () => {
+    const bytes = Buffer.from(body);
+    expect(verifySignature(bytes, signPayload(bytes, secret, { timestamp: t }), secret, { now }).timestamp).toBe(t);
+  });
+
+  it('refuses an empty secret and a bad timestamp', () => {
+    expect(reasonOf(() => signPayload(body, ''))).toBe('invalid_secret');
+    expect(reasonOf(() => signPayload(body, secret, { timestamp: 1.5 }))).toBe('malformed_header');
+  });
+});
