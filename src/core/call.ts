@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { TokenManager } from './auth.js';
+import { unwrap } from './envelope.js';
+import { PartnerError, RateLimitError, TimeoutError } from './errors.js';
+import { USER_AGENT, responseInfo, serializeQuery } from './headers.js';
+import type { LevelLogger } from './logger.js';
+import type { RateLimiter } from './rate-limit.js';
+import { type Scrubber, redactHeaders } from './redact.js';
+import type { ApiResult, RequestSpec } from './request.js';
+import { isRetryable, retryDelayMs, withRetries } from './retry.js';
+import { monotonicNow, sleep } from './sleep.js';
+import { type Wire, type WireResponse, toConnectionError } from './wire.js';
+
+/**
+ * Extra time an overall deadline grants beyond `timeoutMs × attempts`: enough for one
+ * Retry-After of a 60-second window (spec part 8) plus backoffs. Waits that would end past the
+ * deadline are not started; the call fails with the error it has.
+ */
+export const DEADLINE_SLACK_MS = 60_000;
+
+/** What every call of one client shares; built once, on the first call. */
+export interface Pipeline {
+  origin: string;
+  basePath: string;
+  wire: Wire;
+  limiter: RateLimiter | undefined;
+  tokens: TokenManager;
+  timeoutMs: number;
+  maxRetries: number;
+  validate: boolean;
+  defaultHeaders: Record<string, string> | undefined;
+  logger: LevelLogger;
+  scrubber: Scrubber;
+}
+
+function onAttemptTimeout(call: Call<unknown>): void {
+  call.timeOut();
+}
+
+/**
+ * One call from first attempt to result: limiter → token → wire → envelope, with one
+ * re-authentication on 401 inside an attempt and retries around attempts.
+ */
+export class Call<T> {
+  readonly #pipeline: Pipeline;
+  readonly #spec: RequestSpec<T>;
+  readonly #signal: AbortSignal | undefined;
+  readonly #headers: Record<string, string>;
+  readonly #body: string | undefined;
+  readonly #path: string;
+  readonly #timeoutMs: number;
+  readonly #maxRetries: number;
+  readonly #retrySafe: boolean;
+  #deadlineAt = 0;
+  #controller: AbortController | undefined;
+  #timedOut = false;
+
+  constructor(pipeline: Pipeline, spec: RequestSpec<T>, retrySafe?: boolean) {
+    const options = spec.options;
+    this.#pipeline = pipeline;
+    this.#spec = spec;
+    this.#signal = options?.signal;
+    this.#timeoutMs = options?.timeoutMs ?? pipeline.timeoutMs;
+    this.#maxRetries = options?.maxRetries ?? pipeline.maxRetries;
+    this.#path = pipeline.basePath + spec.path + serializeQuery(spec.query);
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
+    if (pipeline.defaultHeaders) Object.assign(headers, pipeline.defaultHeaders);
+    if (options?.headers) for (const name in options.headers) headers[name.toLowerCase()] = options.headers[name] as string;
+    if (spec.body !== undefined) {
+      this.#body = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    }
+    const idempotencyKey = options?.idempotencyKey ?? (spec.idempotent ? randomUUID() : undefined);
+    // One key for the whole call: every retry and the 401 replay (spec part 8 rule 4).
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    this.#headers = headers;
+    this.#retrySafe = retrySafe ?? (spec.method === 'GET' || idempotencyKey !== undefined);
+  }
+
+  async run(): Promise<ApiResult<T>> {
+    const signal = this.#signal;
+    signal?.throwIfAborted();
+    signal?.addEventListener('abort', this);
+    try {
+      return await withRetries(this, this.#maxRetries);
+    } catch (error) {
+      // A caller's abort is final and reported as the caller's own reason.
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', this);
+    }
+  }
+
+  /** The caller's signal fired: cut the attempt in flight. */
+  handleEvent(): void {
+    this.#controller?.abort(this.#signal?.reason);
+  }
+
+  timeOut(): void {
+    this.#timedOut = true;
+    this.#controller?.abort();
+  }
+
+  async attempt(): Promise<ApiResult<T>> {
+    const pipeline = this.#pipeline;
+    const spec = this.#spec;
+    let replayed = false;
+    for (;;) {
+      if (pipeline.limiter) {
+        const admitted = pipeline.limiter.acquire(spec.route, this.#signal);
+        if (admitted) await admitted;
+      }
+      // The deadline runs from the first admission: queueing behind our own limiter is pacing, not a retry.
+      if (this.#deadlineAt === 0) this.#deadlineAt = monotonicNow() + this.#budgetMs();
+      let token: string | undefined;
+      if (spec.auth) {
+        token = pipeline.tokens.current() ?? (await pipeline.tokens.fetch(this.#signal));
+        this.#headers['authorization'] = `Bearer ${token}`;
+      }
+      const response = await this.#send();
+      const info = responseInfo(response.status, response.headers);
+      if (pipeline.limiter && info.rateLimit) pipeline.limiter.observe(spec.route, info.rateLimit);
+      if (response.status === 401 && spec.auth && !replayed) {
+        // spec part 5 rule 3: re-authenticate once and replay once.
+        replayed = true;
+        pipeline.tokens.invalidate(token);
+        pipeline.logger.log('info', 'token refused; re-authenticating once', { route: spec.route });
+        continue;
+      }
+      try {
+        return unwrap(response.body, info, spec, pipeline.validate, pipeline.scrubber);
+      } catch (error) {
+        if (error instanceof RateLimitError && pipeline.limiter) {
+          // A 429 holds the whole endpoint, not only this call (spec part 9 rule 4).
+          pipeline.limiter.pause(spec.route, (error.retryAfterSeconds ?? 1) * 1000);
+        }
+        throw error;
+      }
+    }
+  }
+
+  async beforeRetry(error: unknown, retryIndex: number): Promise<boolean> {
+    if (this.#signal?.aborted || !isRetryable(error, this.#retrySafe)) return false;
+    const delayMs = retryDelayMs(error, retryIndex);
+    if (monotonicNow() + delayMs >= this.#deadlineAt) return false;
+    const logger = this.#pipeline.logger;
+    if (logger.enabled('warn')) {
+      logger.log('warn', `retrying ${this.#spec.route} in ${Math.round(delayMs)} ms`, {
+        route: this.#spec.route,
+        retry: retryIndex + 1,
+        maxRetries: this.#maxRetries,
+        reason: error instanceof PartnerError ? error.toJSON() : String(error),
+      });
+    }
+    await sleep(delayMs, this.#signal);
+    return true;
+  }
+
+  #budgetMs(): number {
+    return this.#timeoutMs * (this.#maxRetries + 1) + DEADLINE_SLACK_MS;
+  }
+
+  async #send(): Promise<WireResponse> {
+    const pipeline = this.#pipeline;
+    const timeoutMs = Math.min(this.#timeoutMs, this.#deadlineAt - monotonicNow());
+    if (timeoutMs <= 0) throw new TimeoutError(`${this.#spec.route} ran past its deadline`, this.#timeoutMs);
+    if (pipeline.logger.enabled('debug')) {
+      pipeline.logger.log('debug', `${this.#spec.method} ${this.#path}`, {
+        route: this.#spec.route,
+        headers: redactHeaders(this.#headers),
+      });
+    }
+    const controller = new AbortController();
+    this.#controller = controller;
+    this.#timedOut = false;
+    const timer = setTimeout(onAttemptTimeout, timeoutMs, this);
+    try {
+      return await pipeline.wire.send({
+        method: this.#spec.method,
+        origin: pipeline.origin,
+        path: this.#path,
+        headers: this.#headers,
+        body: this.#body,
+        signal: controller.signal,
+      });
+    } catch (error) {
+      if (this.#signal?.aborted) throw this.#signal.reason;
+      if (this.#timedOut) {
+        throw new TimeoutError(`${this.#spec.route} timed out after ${timeoutMs} ms`, timeoutMs);
+      }
+      throw toConnectionError(error, pipeline.origin);
+    } finally {
+      clearTimeout(timer);
+      this.#controller = undefined;
+    }
+  }
+}

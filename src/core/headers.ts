@@ -1,0 +1,63 @@
+import type { Query, RateLimitInfo, ResponseInfo } from './request.js';
+import { VERSION } from './version.js';
+
+const runtime =
+  typeof process !== 'undefined' && typeof process.version === 'string' ? `node/${process.version}` : 'js';
+
+export const USER_AGENT = `mobile-partner-sdk/${VERSION} ${runtime}`;
+
+/** Lower-cases header names once, so later merges cannot produce `Authorization` and `authorization` side by side. */
+export function lowerCaseHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!headers) return undefined;
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(headers)) out[name.toLowerCase()] = headers[name] as string;
+  return out;
+}
+
+/** `?a=1&b=2` with URLSearchParams encoding; undefined and null values are left out. '' when nothing remains. */
+export function serializeQuery(query: Query | undefined): string {
+  if (!query) return '';
+  let params: URLSearchParams | undefined;
+  for (const name of Object.keys(query)) {
+    const value = query[name];
+    if (value === undefined || value === null) continue;
+    params ??= new URLSearchParams();
+    params.append(name, String(value));
+  }
+  return params ? `?${params.toString()}` : '';
+}
+
+function toInt(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : undefined;
+}
+
+/** X-RateLimit-* of a non-throttled answer (spec part 8 rule 2); undefined unless all three are present. */
+export function parseRateLimit(headers: Record<string, string>): RateLimitInfo | undefined {
+  const limit = toInt(headers['x-ratelimit-limit']);
+  if (limit === undefined) return undefined;
+  const remaining = toInt(headers['x-ratelimit-remaining']);
+  const resetSeconds = toInt(headers['x-ratelimit-reset']);
+  if (remaining === undefined || resetSeconds === undefined) return undefined;
+  return { limit, remaining, resetSeconds };
+}
+
+/** Retry-After in seconds: delta-seconds, or an HTTP date (RFC 9110 10.2.3). */
+export function parseRetryAfterSeconds(headers: Record<string, string>): number | undefined {
+  const value = headers['retry-after'];
+  if (value === undefined || value === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+export function responseInfo(status: number, headers: Record<string, string>): ResponseInfo {
+  return {
+    status,
+    headers,
+    rateLimit: parseRateLimit(headers),
+    idempotencyReplayed: headers['idempotency-replayed']?.toLowerCase() === 'true',
+  };
+}

@@ -1,0 +1,30 @@
+import type { LogLevel, Logger } from './options.js';
+
+const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, off: 100 };
+
+/**
+ * The caller's logger behind a level filter. Without a logger the SDK stays silent; callers
+ * check `enabled()` first so that building the fields of a debug line costs nothing when off.
+ */
+export class LevelLogger {
+  readonly #logger: Logger | undefined;
+  readonly #threshold: number;
+
+  constructor(logger: Logger | undefined, level: LogLevel = 'warn') {
+    this.#logger = logger;
+    this.#threshold = logger ? rank[level] : rank.off;
+  }
+
+  enabled(level: Exclude<LogLevel, 'off'>): boolean {
+    return rank[level] >= this.#threshold;
+  }
+
+  log(level: Exclude<LogLevel, 'off'>, message: string, fields?: Record<string, unknown>): void {
+    if (!this.#logger || rank[level] < this.#threshold) return;
+    try {
+      this.#logger[level](message, fields);
+    } catch {
+      // A failing logger must never fail the call it describes.
+    }
+  }
+}

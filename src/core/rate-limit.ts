@@ -1,0 +1,218 @@
+import { ConnectionError } from './errors.js';
+import type { RateLimitOptions, WindowLimit } from './options.js';
+import type { RateLimitInfo } from './request.js';
+import { monotonicNow } from './sleep.js';
+
+/**
+ * What the transport needs from a limiter. One process keeps its state in memory; a store
+ * shared by a fleet of processes can implement the same four calls.
+ */
+export interface RateLimiter {
+  /** Resolves when `route` may send; undefined when it may send right now (no promise needed). */
+  acquire(route: string, signal?: AbortSignal): Promise<void> | undefined;
+  /** Follows the server's X-RateLimit-* headers (spec part 9 rule 4). */
+  observe(route: string, info: RateLimitInfo): void;
+  /** Holds every call of `route` for `ms` (a 429's Retry-After). */
+  pause(route: string, ms: number): void;
+  /** Rejects waiting calls and cancels the timer. */
+  close(): void;
+}
+
+const MINUTE_MS = 60_000;
+
+/** Spec part 8. Keys are `METHOD /template`, the route identity of every request. */
+export const DEFAULT_ACCOUNT_LIMIT: WindowLimit = { limit: 120, windowMs: MINUTE_MS };
+export const DEFAULT_ENDPOINT_LIMITS: Readonly<Record<string, WindowLimit>> = {
+  'POST /api/v1.1/sims/{iccid}/renew-number': { limit: 20, windowMs: MINUTE_MS },
+  'POST /api/v1.1/subscriptions/{iccid}/cancel': { limit: 30, windowMs: MINUTE_MS },
+  'POST /api/v1.1/plans/purchase': { limit: 60, windowMs: MINUTE_MS },
+  'POST /api/v3/plans/purchase': { limit: 60, windowMs: MINUTE_MS },
+  'POST /api/v1.1/esim': { limit: 60, windowMs: MINUTE_MS },
+  'POST /api/v1.1/sms': { limit: 30, windowMs: MINUTE_MS },
+  'POST /api/v1.1/top-up': { limit: 20, windowMs: MINUTE_MS },
+  'POST /api/v1.1/port-in/eligibility': { limit: 20, windowMs: MINUTE_MS },
+  'POST /api/v1.1/team-members': { limit: 20, windowMs: MINUTE_MS },
+  'POST /api/v1.1/webhooks/{id}/test': { limit: 10, windowMs: MINUTE_MS },
+};
+
+interface Waiter {
+  resolve: () => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+/**
+ * At most `limit` admissions in any `windowMs` (a sliding log), so that no fixed window of the
+ * server, however it is aligned with ours, sees more than the limit. Admission is synchronous
+ * while capacity remains; a timer exists only while someone waits.
+ */
+export class WindowGate {
+  readonly limit: number;
+  readonly windowMs: number;
+  #log: number[] = [];
+  #head = 0;
+  #pausedUntil = 0;
+  #waiters: Waiter[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(limit: WindowLimit) {
+    this.limit = limit.limit;
+    this.windowMs = limit.windowMs;
+  }
+
+  /** 0 when admitted (and recorded), else the milliseconds until a slot may free up. */
+  #take(now: number): number {
+    if (now < this.#pausedUntil) return this.#pausedUntil - now;
+    if (this.limit === Number.POSITIVE_INFINITY) return 0;
+    const log = this.#log;
+    const horizon = now - this.windowMs;
+    while (this.#head < log.length && (log[this.#head] as number) <= horizon) this.#head++;
+    if (this.#head > 512 && this.#head * 2 > log.length) {
+      log.splice(0, this.#head);
+      this.#head = 0;
+    }
+    if (log.length - this.#head < this.limit) {
+      log.push(now);
+      return 0;
+    }
+    return (log[this.#head] as number) + this.windowMs - now;
+  }
+
+  acquire(signal?: AbortSignal): Promise<void> | undefined {
+    if (this.#waiters.length === 0 && this.#take(monotonicNow()) === 0) return undefined;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
+      if (signal) {
+        waiter.onAbort = () => {
+          const index = this.#waiters.indexOf(waiter);
+          if (index >= 0) this.#waiters.splice(index, 1);
+          reject(signal.reason);
+          if (this.#waiters.length === 0) this.#clearTimer();
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.#waiters.push(waiter);
+      if (this.#timer === undefined) this.#drain();
+    });
+  }
+
+  pauseUntil(until: number): void {
+    if (until <= this.#pausedUntil) return;
+    this.#pausedUntil = until;
+    if (this.#waiters.length > 0) {
+      this.#clearTimer();
+      this.#drain();
+    }
+  }
+
+  get idle(): boolean {
+    return this.#waiters.length === 0 && monotonicNow() >= this.#pausedUntil;
+  }
+
+  #drain = (): void => {
+    this.#timer = undefined;
+    while (this.#waiters.length > 0) {
+      const wait = this.#take(monotonicNow());
+      if (wait > 0) {
+        this.#timer = setTimeout(this.#drain, Math.ceil(wait));
+        return;
+      }
+      const waiter = this.#waiters.shift() as Waiter;
+      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.resolve();
+    }
+  };
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  close(reason: unknown): void {
+    this.#clearTimer();
+    for (const waiter of this.#waiters.splice(0)) {
+      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.reject(reason);
+    }
+  }
+}
+
+const unlimited: WindowLimit = { limit: Number.POSITIVE_INFINITY, windowMs: 0 };
+
+function templateMatcher(route: string): RegExp | undefined {
+  if (!route.includes('{')) return undefined;
+  const source = route.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[A-Za-z0-9_]+\\?\}/g, '[^/]+');
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * Account-wide gate plus one gate per limited endpoint (spec part 8), the endpoint's gate
+ * awaited first. Gates are created on first use; an idle limiter holds no timer.
+ */
+export class LocalRateLimiter implements RateLimiter {
+  readonly #accountLimit: WindowLimit;
+  readonly #endpointLimits: Record<string, WindowLimit>;
+  readonly #templates: Array<{ route: string; pattern: RegExp }> = [];
+  #account: WindowGate | undefined;
+  readonly #gates = new Map<string, WindowGate>();
+
+  constructor(options: RateLimitOptions = {}) {
+    this.#accountLimit = options.account ?? DEFAULT_ACCOUNT_LIMIT;
+    this.#endpointLimits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.endpoints };
+    for (const route of Object.keys(this.#endpointLimits)) {
+      const pattern = templateMatcher(route);
+      if (pattern) this.#templates.push({ route, pattern });
+    }
+  }
+
+  /** `client.request()` names routes by concrete path; map them to the template that carries the limit. */
+  #limitKey(route: string): string | undefined {
+    if (this.#endpointLimits[route]) return route;
+    for (const { route: template, pattern } of this.#templates) if (pattern.test(route)) return template;
+    return undefined;
+  }
+
+  #endpointGate(route: string, create: boolean): WindowGate | undefined {
+    const key = this.#limitKey(route) ?? route;
+    let gate = this.#gates.get(key);
+    if (gate || !create) return gate;
+    gate = new WindowGate(this.#endpointLimits[key] ?? unlimited);
+    this.#gates.set(key, gate);
+    return gate;
+  }
+
+  #accountGate(): WindowGate {
+    this.#account ??= new WindowGate(this.#accountLimit);
+    return this.#account;
+  }
+
+  acquire(route: string, signal?: AbortSignal): Promise<void> | undefined {
+    const gate = this.#endpointGate(route, this.#limitKey(route) !== undefined);
+    const pending = gate?.acquire(signal);
+    if (pending) return pending.then(() => this.#accountGate().acquire(signal));
+    return this.#accountGate().acquire(signal);
+  }
+
+  observe(route: string, info: RateLimitInfo): void {
+    if (info.remaining > 0) return;
+    // The headers describe whichever limit the server applied: the endpoint's when the
+    // numbers match it, else the account's.
+    const endpoint = this.#endpointGate(route, false);
+    const account = this.#accountGate();
+    const gate = endpoint && (endpoint.limit === info.limit || account.limit !== info.limit) ? endpoint : account;
+    gate.pauseUntil(monotonicNow() + info.resetSeconds * 1000);
+  }
+
+  pause(route: string, ms: number): void {
+    this.#endpointGate(route, true)?.pauseUntil(monotonicNow() + ms);
+  }
+
+  close(): void {
+    const reason = new ConnectionError('the client was closed while the call waited for a rate-limit slot');
+    this.#account?.close(reason);
+    for (const gate of this.#gates.values()) gate.close(reason);
+    this.#gates.clear();
+  }
+}

@@ -1,0 +1,69 @@
+import { ConfigurationError } from './errors.js';
+
+export const REDACTED = '[REDACTED]';
+
+/** Header names whose values are credentials. */
+const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+
+/** Loopback per RFC 6890: `localhost`, 127.0.0.0/8 and ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]' || host === '::1') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Refuses plain http:// to anything but loopback unless explicitly allowed; nothing has been sent yet. */
+export function assertSecureBaseUrl(url: URL, allowInsecureHttp: boolean): void {
+  if (url.protocol === 'https:') return;
+  if (url.protocol !== 'http:') {
+    throw new ConfigurationError(`baseUrl must use https:// (got ${url.protocol})`);
+  }
+  if (allowInsecureHttp || isLoopbackHost(url.hostname)) return;
+  throw new ConfigurationError(
+    `refusing to send credentials over plain http:// to ${url.hostname}; use https:// or set allowInsecureHttp: true`,
+    'INSECURE_TRANSPORT',
+  );
+}
+
+/** A copy of request headers fit for a log line. */
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(headers)) {
+    out[name] = secretHeaders.has(name.toLowerCase()) ? REDACTED : (headers[name] as string);
+  }
+  return out;
+}
+
+/**
+ * Removes known secret values (key, secret, access token) from text a server or a library
+ * produced, before it reaches an error or a log. Used on error paths only.
+ */
+export class Scrubber {
+  readonly #secrets = new Set<string>();
+
+  add(value: string | undefined): void {
+    // Very short values would blank out ordinary words; real credentials are long.
+    if (value && value.length >= 6) this.#secrets.add(value);
+  }
+
+  delete(value: string | undefined): void {
+    if (value) this.#secrets.delete(value);
+  }
+
+  text(value: string): string {
+    let out = value;
+    for (const secret of this.#secrets) {
+      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    }
+    return out;
+  }
+
+  value(value: unknown, depth = 0): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (depth > 8 || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map((item) => this.value(item, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [name, item] of Object.entries(value)) out[name] = this.value(item, depth + 1);
+    return out;
+  }
+}

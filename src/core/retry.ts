@@ -1,0 +1,54 @@
+import pRetry from 'p-retry';
+import { ApiError, ConnectionError, RateLimitError, TimeoutError } from './errors.js';
+
+export const BACKOFF_BASE_MS = 500;
+export const BACKOFF_CAP_MS = 8_000;
+
+/**
+ * Whether a failed attempt may be tried again (spec part 7, "Retry guidance").
+ * `retrySafe`: a GET, an idempotent route, or a write carrying an Idempotency-Key. Other writes
+ * are retried only when the failure proves the server never received them.
+ */
+export function isRetryable(error: unknown, retrySafe: boolean): boolean {
+  if (error instanceof TimeoutError) return retrySafe;
+  if (error instanceof ConnectionError) return retrySafe || error.requestNotSent;
+  if (!(error instanceof ApiError) || !retrySafe) return false;
+  // 401 is handled by re-authentication inside the attempt; 501 and 502 are answers, not hiccups.
+  if (error.status === 429) return true;
+  return error.status >= 500 && error.status !== 501 && error.status !== 502;
+}
+
+/** Exponential backoff with full jitter: uniform in [0, min(cap, base × 2^retry)). */
+export function backoffMs(retryIndex: number): number {
+  return Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retryIndex);
+}
+
+/**
+ * How long to wait before retry number `retryIndex` (0-based). A Retry-After is honoured
+ * exactly, never shortened (spec part 8 rule 1).
+ */
+export function retryDelayMs(error: unknown, retryIndex: number): number {
+  if (error instanceof RateLimitError && error.retryAfterSeconds !== undefined) {
+    return error.retryAfterSeconds * 1000;
+  }
+  return backoffMs(retryIndex);
+}
+
+export interface RetryHooks<T> {
+  attempt(attemptNumber: number): Promise<T>;
+  /** Decides and waits; resolves false to give up with the attempt's error. */
+  beforeRetry(error: unknown, retryIndex: number): Promise<boolean>;
+}
+
+/**
+ * Runs `hooks.attempt` up to `maxRetries + 1` times through p-retry. p-retry's own delay is
+ * zero: the wait happens in `beforeRetry`, which knows Retry-After, the deadline and the signal.
+ */
+export function withRetries<T>(hooks: RetryHooks<T>, maxRetries: number): Promise<T> {
+  return pRetry((attemptNumber) => hooks.attempt(attemptNumber), {
+    retries: maxRetries,
+    minTimeout: 0,
+    maxTimeout: 0,
+    shouldRetry: ({ error, retriesConsumed }) => hooks.beforeRetry(error, retriesConsumed),
+  });
+}

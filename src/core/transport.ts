@@ -1,0 +1,146 @@
+import { tokenResponseSchema } from '../schemas/token.js';
+import { TokenManager } from './auth.js';
+import { Call, type Pipeline } from './call.js';
+import { ConfigurationError } from './errors.js';
+import { lowerCaseHeaders } from './headers.js';
+import { LevelLogger } from './logger.js';
+import type { ClientOptions } from './options.js';
+import { LocalRateLimiter, type RateLimiter } from './rate-limit.js';
+import { Scrubber, assertSecureBaseUrl } from './redact.js';
+import type { ApiResult, RequestSpec, Transport } from './request.js';
+import { FetchWire, UndiciWire } from './wire.js';
+
+const TOKEN_PATH = '/api/v1.1/auth/token';
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+function fromEnv(name: string): string | undefined {
+  return typeof process === 'undefined' ? undefined : process.env[name] || undefined;
+}
+
+/**
+ * The one pipeline every call goes through (auth → limiter → retry → wire → envelope).
+ * Construction only copies options: the base URL, credentials, connection pool and limiter are
+ * resolved and created on the first call, so a client costs little until used.
+ */
+export class HttpTransport implements Transport {
+  readonly #options: Readonly<ClientOptions>;
+  #key: string | undefined;
+  #secret: string | undefined;
+  #pipeline: Pipeline | undefined;
+  #closed = false;
+
+  constructor(options: ClientOptions = {}) {
+    const { key, secret, ...rest } = options;
+    this.#options = rest;
+    this.#key = key;
+    this.#secret = secret;
+  }
+
+  send<T>(spec: RequestSpec<T>): Promise<ApiResult<T>> {
+    let pipeline: Pipeline;
+    try {
+      pipeline = this.#pipeline ?? this.#build();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Call(pipeline, spec).run();
+  }
+
+  /** Rejects calls waiting for the limiter, destroys the connection pool; nothing keeps the process alive afterwards. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const pipeline = this.#pipeline;
+    this.#pipeline = undefined;
+    if (!pipeline) return;
+    pipeline.limiter?.close();
+    await pipeline.wire.close();
+  }
+
+  #build(): Pipeline {
+    if (this.#closed) throw new ConfigurationError('the client is closed');
+    const options = this.#options;
+    const baseUrl = options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL');
+    if (!baseUrl) {
+      throw new ConfigurationError('baseUrl is required: pass it to the client or set PARTNER_API_BASE_URL');
+    }
+    let url: URL;
+    try {
+      url = new URL(baseUrl);
+    } catch {
+      throw new ConfigurationError('baseUrl is not a valid absolute URL');
+    }
+    assertSecureBaseUrl(url, options.allowInsecureHttp ?? false);
+    const scrubber = new Scrubber();
+    const limiter: RateLimiter | undefined =
+      options.rateLimit === false ? undefined : new LocalRateLimiter(options.rateLimit);
+    const pipeline: Pipeline = {
+      origin: url.origin,
+      basePath: url.pathname.replace(/\/+$/, ''),
+      wire: options.fetch ? new FetchWire(options.fetch) : new UndiciWire(options.dispatcher),
+      limiter,
+      tokens: new TokenManager(
+        () => this.#exchange(),
+        (token, previous) => {
+          scrubber.delete(previous);
+          scrubber.add(token);
+        },
+      ),
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? 2,
+      validate: options.validateResponses !== 'off',
+      defaultHeaders: lowerCaseHeaders(options.defaultHeaders),
+      logger: new LevelLogger(options.logger, options.logLevel),
+      scrubber,
+    };
+    this.#pipeline = pipeline;
+    return pipeline;
+  }
+
+  /** spec part 5 rule 1. A 401 here is final: AuthenticationError, no re-authentication loop. */
+  #exchange() {
+    const pipeline = this.#pipeline;
+    if (!pipeline) return Promise.reject(new ConfigurationError('the client is closed'));
+    this.#key ??= fromEnv('PARTNER_API_KEY');
+    this.#secret ??= fromEnv('PARTNER_API_SECRET');
+    if (!this.#key || !this.#secret) {
+      return Promise.reject(
+        new ConfigurationError(
+          'key and secret are required: pass them to the client or set PARTNER_API_KEY and PARTNER_API_SECRET',
+        ),
+      );
+    }
+    pipeline.scrubber.add(this.#key);
+    pipeline.scrubber.add(this.#secret);
+    const spec: RequestSpec<typeof tokenResponseSchema._output> = {
+      method: 'POST',
+      path: TOKEN_PATH,
+      route: `POST ${TOKEN_PATH}`,
+      body: { key: this.#key, secret: this.#secret },
+      auth: false,
+      envelope: true,
+      idempotent: false,
+      schema: tokenResponseSchema,
+    };
+    // The exchange has no side effect, so it is retried like a read.
+    return new Call(pipeline, spec, true).run().then((result) => result.data);
+  }
+
+  /** Only what is safe to print: never the key, the secret or the token. */
+  [inspectSymbol](): string {
+    const options = this.#options;
+    const safe = {
+      baseUrl: options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL'),
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? 2,
+      rateLimit: options.rateLimit === false ? false : 'on',
+      wire: options.fetch ? 'fetch' : 'undici',
+      validateResponses: options.validateResponses ?? 'strict',
+      closed: this.#closed,
+    };
+    return `HttpTransport ${JSON.stringify(safe)}`;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.#options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL') };
+  }
+}

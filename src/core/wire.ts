@@ -1,0 +1,145 @@
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { ConnectionError } from './errors.js';
+import type { HttpMethod } from './request.js';
+
+/** One HTTP exchange as the layers above the wire see it, whatever carried it. */
+export interface WireRequest {
+  method: HttpMethod;
+  /** `https://host:port`, no trailing slash. */
+  origin: string;
+  /** Encoded path plus query string, sent exactly as given. */
+  path: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  signal: AbortSignal;
+}
+
+export interface WireResponse {
+  status: number;
+  /** Lower-cased names; repeated headers joined with ', '. */
+  headers: Record<string, string>;
+  /** The whole body as text; JSON is parsed once, above the wire. */
+  body: string;
+}
+
+export interface Wire {
+  send(request: WireRequest): Promise<WireResponse>;
+  /** Releases sockets the wire owns. */
+  close(): Promise<void>;
+}
+
+const proxyVariables = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+
+function proxyConfigured(): boolean {
+  if (typeof process === 'undefined') return false;
+  return proxyVariables.some((name) => Boolean(process.env[name]));
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  // undici already lower-cases names; only repeated headers need work.
+  for (const name in headers) {
+    if (typeof headers[name] !== 'string') {
+      const out: Record<string, string> = {};
+      for (const key in headers) {
+        const value = headers[key];
+        if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      return out;
+    }
+  }
+  return headers as Record<string, string>;
+}
+
+/**
+ * undici's `dispatcher.request()` with plain objects: no URL parsing (so an encoded `%2E%2E`
+ * segment stays data) and no WHATWG Headers. The keep-alive Agent is created on the first call.
+ */
+export class UndiciWire implements Wire {
+  #dispatcher: Dispatcher | undefined;
+  readonly #owned: boolean;
+
+  constructor(dispatcher?: Dispatcher) {
+    this.#dispatcher = dispatcher;
+    this.#owned = dispatcher === undefined;
+  }
+
+  async send(request: WireRequest): Promise<WireResponse> {
+    this.#dispatcher ??= proxyConfigured()
+      ? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 })
+      : new Agent({ keepAliveTimeout: 10_000 });
+    const response = await this.#dispatcher.request({
+      origin: request.origin,
+      path: request.path,
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: request.signal,
+    });
+    const body = await response.body.text();
+    return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
+  }
+
+  async close(): Promise<void> {
+    const dispatcher = this.#dispatcher;
+    if (!dispatcher || !this.#owned) return;
+    this.#dispatcher = undefined;
+    await dispatcher.destroy();
+  }
+}
+
+/** A caller-supplied WHATWG fetch (msw, Bun, Deno, edge runtimes). */
+export class FetchWire implements Wire {
+  readonly #fetch: typeof globalThis.fetch;
+
+  constructor(fetchImpl: typeof globalThis.fetch) {
+    this.#fetch = fetchImpl;
+  }
+
+  async send(request: WireRequest): Promise<WireResponse> {
+    const response = await this.#fetch(request.origin + request.path, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body ?? null,
+      signal: request.signal,
+    });
+    const body = await response.text();
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    return { status: response.status, headers, body };
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Error codes proving the request never left this machine, so even a non-idempotent write may be retried. */
+const notSentCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== 'object') return undefined;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Any failure below HTTP as a ConnectionError; the message names the origin and the code, nothing else. */
+export function toConnectionError(error: unknown, origin: string): ConnectionError {
+  if (error instanceof ConnectionError) return error;
+  const code = errorCode(error);
+  return new ConnectionError(`connection to ${origin} failed${code ? ` (${code})` : ''}`, {
+    cause: error,
+    requestNotSent: code !== undefined && notSentCodes.has(code),
+  });
+}

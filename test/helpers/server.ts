@@ -1,0 +1,148 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the test server saw. `path` is the raw request target, query included, never normalised. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** `METHOD /path` without the query. */
+  route: string;
+  headers: Record<string, string>;
+  body: string;
+  /** performance.now() when the request arrived. */
+  at: number;
+}
+
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  /** Serialised as JSON. */
+  json?: unknown;
+  /** Sent verbatim (HTML pages, truncated JSON). */
+  raw?: string;
+  /** Wait before answering. */
+  delayMs?: number;
+  /** Never answer (the client must time out or abort). */
+  hang?: boolean;
+}
+
+export type Responder = Reply | ((request: RecordedRequest, count: number) => Reply | Promise<Reply>);
+
+export const ok = (data: unknown, extra: Omit<Reply, 'json'> & { meta?: unknown } = {}): Reply => {
+  const { meta, ...reply } = extra;
+  return { status: 200, ...reply, json: meta === undefined ? { success: true, data } : { success: true, data, meta } };
+};
+
+export const fail = (status: number, code: string, extra: Omit<Reply, 'json' | 'status'> & { message?: string; details?: unknown } = {}): Reply => {
+  const { message, details, ...reply } = extra;
+  return {
+    status,
+    ...reply,
+    json: { success: false, error: { code, message: message ?? code.toLowerCase(), ...(details ? { details } : {}) } },
+  };
+};
+
+export interface TestServer {
+  url: string;
+  requests: RecordedRequest[];
+  /** Script a route: one reply for every call, a list consumed in order (the last one repeats), or a function. */
+  on(route: string, responder: Responder | Responder[]): void;
+  requestsTo(route: string): RecordedRequest[];
+  /** Token exchanges seen. */
+  readonly exchanges: number;
+  close(): Promise<void>;
+}
+
+export const TOKEN_ROUTE = 'POST /api/v1.1/auth/token';
+
+/** A token reply; each exchange gets a distinct, recognisable token. */
+export function tokenReply(ttlSeconds = 3600): Responder {
+  return (_request, count) => ({
+    status: 200,
+    json: {
+      success: true,
+      data: {
+        access_token: `tok-${count}-a8f3c2e1d4b5`,
+        token_type: 'Bearer',
+        expires_in: ttlSeconds,
+        expires_at: new Date(Date.now() + ttlSeconds * 1000).toISOString(),
+      },
+      meta: { timezone: 'UTC' },
+    },
+  });
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+/** A programmable node:http server on 127.0.0.1 with a random port. Default: tokens, and 404 elsewhere. */
+export async function startTestServer(): Promise<TestServer> {
+  const requests: RecordedRequest[] = [];
+  const routes = new Map<string, { responders: Responder[]; count: number }>();
+  const on = (route: string, responder: Responder | Responder[]): void => {
+    routes.set(route, { responders: Array.isArray(responder) ? responder : [responder], count: 0 });
+  };
+  on(TOKEN_ROUTE, tokenReply());
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const body = await readBody(request);
+    const path = request.url ?? '/';
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    const recorded: RecordedRequest = {
+      method: request.method ?? 'GET',
+      path,
+      route: `${request.method} ${path.split('?')[0]}`,
+      headers,
+      body,
+      at: performance.now(),
+    };
+    requests.push(recorded);
+    const entry = routes.get(recorded.route);
+    let reply: Reply;
+    if (!entry) {
+      reply = fail(404, 'NOT_FOUND');
+    } else {
+      entry.count += 1;
+      const responder = entry.responders[Math.min(entry.count, entry.responders.length) - 1] as Responder;
+      reply = typeof responder === 'function' ? await responder(recorded, entry.count) : responder;
+    }
+    if (reply.hang) return;
+    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    const text = reply.raw ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
+    response.writeHead(reply.status ?? 200, {
+      'content-type': reply.raw !== undefined ? 'text/html' : 'application/json',
+      ...reply.headers,
+    });
+    response.end(text);
+  };
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    on,
+    requestsTo: (route) => requests.filter((request) => request.route === route),
+    get exchanges() {
+      return requests.filter((request) => request.route === TOKEN_ROUTE).length;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
