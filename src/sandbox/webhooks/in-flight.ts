@@ -4,16 +4,12 @@
  * and waits for them to unwind instead of leaving work behind.
  */
 export class InFlight {
-  readonly #controller = new AbortController();
+  #controller = new AbortController();
   readonly #tasks = new Set<Promise<unknown>>();
 
   /** Aborts when the sandbox closes. */
   get signal(): AbortSignal {
     return this.#controller.signal;
-  }
-
-  get closed(): boolean {
-    return this.#controller.signal.aborted;
   }
 
   /** Runs `task` in the background; its failure after close is expected and swallowed. */
@@ -25,6 +21,12 @@ export class InFlight {
     this.#tasks.add(settled);
     void settled.then(() => this.#tasks.delete(settled));
     return task;
+  }
+
+  /** Cancels what runs now (POST /_sandbox/reset) and keeps accepting new work. */
+  restart(): void {
+    this.#controller.abort(new Error('sandbox reset'));
+    this.#controller = new AbortController();
   }
 
   async dispose(): Promise<void> {

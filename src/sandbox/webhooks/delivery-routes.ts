@@ -1,0 +1,33 @@
+import type { SandboxApp } from '../context.js';
+import type { WebhookDomain } from './domain.js';
+import { deliveryToWire, type DeliveryStatus } from './delivery-log.js';
+import { redeliver } from './operator-deliveries.js';
+
+const STATUSES: readonly DeliveryStatus[] = ['PENDING', 'DELIVERED', 'FAILED'];
+
+export function registerDeliveryRoutes(app: SandboxApp, domain: WebhookDomain): void {
+  const { ctx } = domain;
+  // An array, newest first, not a page: spec part 4 lists only webhookId and status as query.
+  app.get('/api/v1.1/webhook-deliveries', (c) => {
+    const webhookId = c.req.query('webhookId') || undefined;
+    const status = c.req.query('status')?.toUpperCase() || undefined;
+    if (status !== undefined && !STATUSES.includes(status as DeliveryStatus)) {
+      return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Invalid delivery status filter', {
+        validationErrors: [`status must be one of ${STATUSES.join(', ')}`],
+      });
+    }
+    return ctx.ok(c, domain.deliveries.list({ webhookId, status }).map(deliveryToWire));
+  });
+
+  app.post('/api/v1.1/webhook-deliveries/:deliveryId/redeliver', (c) => {
+    const result = redeliver(domain, c.req.param('deliveryId'));
+    switch (result.kind) {
+      case 'not_found':
+        return ctx.fail(c, 404, 'DELIVERY_NOT_FOUND', 'Delivery not found');
+      case 'in_progress':
+        return ctx.fail(c, 409, 'DELIVERY_ALREADY_IN_PROGRESS', 'A delivery of this event to this endpoint is still running');
+      case 'started':
+        return ctx.ok(c, deliveryToWire(result.record), { status: 202 });
+    }
+  });
+}

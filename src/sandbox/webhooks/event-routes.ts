@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { SandboxApp, SandboxCtx } from '../context.js';
+import { E164 } from '../answers.js';
+import type { WebhookDomain } from './domain.js';
+import type { SmsEventBody, VoiceEventBody } from './event-bodies.js';
+import { startDelivery } from './operator-deliveries.js';
+import type { RegistrationRecord } from './registrations.js';
+import { validationErrors, type WebhookUrlName } from './registration-schema.js';
+
+const e164 = z.string().regex(E164, 'must be an E.164 number');
+
+const smsControlSchema = z.object({
+  operator: z.string().min(1),
+  network: z.string().min(1),
+  from: e164.optional(),
+  to: e164.optional(),
+  text: z.string().optional(),
+});
+
+const voiceControlSchema = z.object({
+  operator: z.string().min(1),
+  network: z.string().min(1),
+  from: e164.optional(),
+  to: e164.optional(),
+  kind: z.enum(['incoming', 'completed', 'missed']).optional(),
+  durationSeconds: z.number().int().min(0).optional(),
+});
+
+/** spec part 6 rule 1: sms goes to messageUrl and callbackMessageUrl, voice to voiceUrl and callbackVoiceUrl. */
+const TARGETS = {
+  sms: ['messageUrl', 'callbackMessageUrl'],
+  voice: ['voiceUrl', 'callbackVoiceUrl'],
+} as const satisfies Record<string, readonly WebhookUrlName[]>;
+
+type Channel = keyof typeof TARGETS;
+
+function subscribers(domain: WebhookDomain, operator: string, network: string, channel: Channel): RegistrationRecord[] {
+  return domain.registrations
+    .list()
+    .filter((r) => r.operator === operator && r.network === network && r.status === 'active')
+    .filter((r) => r.eventType === channel || r.eventType === 'both');
+}
+
+/** Delivers one event to every active subscriber's URLs of that channel; one delivery per URL. */
+function fanOut(domain: WebhookDomain, channel: Channel, body: SmsEventBody | VoiceEventBody) {
+  const raw = JSON.stringify(body);
+  return subscribers(domain, body.operator, body.network, channel).flatMap((registration) =>
+    TARGETS[channel].flatMap((name) => {
+      const url = registration.webhookUrls[name];
+      if (url === undefined) return [];
+      const record = startDelivery(domain, registration, { url, eventType: body.event, body: raw });
+      return [{ deliveryId: record.deliveryId, webhookId: registration.id, target: name }];
+    }),
+  );
+}
+
+/** A line of that operator and network, to stand in for an omitted `to`. */
+function lineOf(domain: WebhookDomain, operator: string, network: string, voice: boolean): string | undefined {
+  for (const sim of domain.ctx.state.sims.values()) {
+    if (sim.operator === operator && sim.network === network && (!voice || sim.voiceEnabled)) return sim.phoneNumber;
+  }
+  return undefined;
+}
+
+function randomNumber(domain: WebhookDomain): string {
+  return `+1555${domain.ctx.rng.digits(7)}`;
+}
+
+function parse<T>(domain: WebhookDomain, c: SandboxCtx, schema: z.ZodType<T>): T | Response {
+  const parsed = schema.safeParse(domain.ctx.readBody(c));
+  if (parsed.success) return parsed.data;
+  return domain.ctx.fail(c, 400, 'VALIDATION_ERROR', 'Invalid control request', {
+    validationErrors: validationErrors(parsed.error),
+  });
+}
+
+export function registerEventRoutes(app: SandboxApp, domain: WebhookDomain): void {
+  const { ctx } = domain;
+
+  app.post('/_sandbox/events/sms', (c) => {
+    const input = parse(domain, c, smsControlSchema);
+    if (input instanceof Response) return input;
+    const body: SmsEventBody = {
+      event: 'sms.received',
+      messageId: ctx.newId('msg_', 24),
+      operator: input.operator,
+      network: input.network,
+      from: input.from ?? randomNumber(domain),
+      to: input.to ?? lineOf(domain, input.operator, input.network, false) ?? randomNumber(domain),
+      text: input.text ?? 'Hello from the sandbox',
+      receivedAt: ctx.nowIso(),
+    };
+    return ctx.ok(c, { event: body, deliveries: fanOut(domain, 'sms', body) }, { status: 202 });
+  });
+
+  app.post('/_sandbox/events/voice', (c) => {
+    const input = parse(domain, c, voiceControlSchema);
+    if (input instanceof Response) return input;
+    const kind = input.kind ?? 'incoming';
+    const body: VoiceEventBody = {
+      event: 'voice.call',
+      kind,
+      callId: ctx.newId('call_', 24),
+      operator: input.operator,
+      network: input.network,
+      from: input.from ?? randomNumber(domain),
+      to: input.to ?? lineOf(domain, input.operator, input.network, true) ?? randomNumber(domain),
+      durationSeconds: kind === 'completed' ? (input.durationSeconds ?? 60) : 0,
+      occurredAt: ctx.nowIso(),
+    };
+    // spec part 4 registration rule 1: voice events arrive only for lines whose plan includes voice.
+    const line = ctx.simByNumber(body.to);
+    if (line && !line.voiceEnabled) {
+      return ctx.ok(c, { event: body, deliveries: [], skipped: 'the line has no voice support' }, { status: 202 });
+    }
+    return ctx.ok(c, { event: body, deliveries: fanOut(domain, 'voice', body) }, { status: 202 });
+  });
+}
