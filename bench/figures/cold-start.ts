@@ -1,0 +1,124 @@
+/**
+ * Figure 5: import time of the built package, each load in a fresh `node` (no tsx, no cache), for
+ * `import()` of dist/index.js and `require()` of dist/index.cjs, against loading the package's
+ * runtime dependencies alone the same way. A probe run then checks that importing does no fs, net
+ * or dns I/O from loaded code and leaves no new active handle or timer behind.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { DIST_INDEX, DIST_INDEX_CJS, ROOT } from '../lib/client.js';
+import type { FigureConfig } from '../lib/figure.js';
+import { type Row, skippedRow } from '../lib/report.js';
+import { median } from '../lib/stats.js';
+
+const run = promisify(execFile);
+const PROBE = path.join(ROOT, 'bench/lib/io-probe.cjs');
+/** The runtime dependencies the client entry loads (hono and ws belong to the sandbox and webhooks). */
+const DEPENDENCIES = ['undici', 'zod', 'p-retry', 'bottleneck'];
+
+type ModuleSystem = 'esm' | 'cjs';
+
+// Timed in the child itself, from just before the first load to just after the last.
+const TIMED: Record<ModuleSystem, string> = {
+  esm: 'const t0 = performance.now(); for (const s of JSON.parse(process.argv[1])) await import(s); process.stdout.write(String(performance.now() - t0));',
+  cjs: 'const t0 = performance.now(); for (const s of JSON.parse(process.argv[1])) require(s); process.stdout.write(String(performance.now() - t0));',
+};
+
+const PROBED_TAIL =
+  'await new Promise((resolve) => setImmediate(resolve));' +
+  'const after = process.getActiveResourcesInfo();' +
+  'for (const type of before) { const i = after.indexOf(type); if (i !== -1) after.splice(i, 1); }' +
+  'process.stdout.write(JSON.stringify({ newResources: after, io: globalThis.__ioProbe.calls }));';
+// process.stdout is touched before the snapshot: its handle is created lazily on first use.
+const PROBED: Record<ModuleSystem, string> = {
+  esm: `process.stdout; const before = process.getActiveResourcesInfo(); for (const s of JSON.parse(process.argv[1])) await import(s); ${PROBED_TAIL}`,
+  cjs: `process.stdout; const before = process.getActiveResourcesInfo(); for (const s of JSON.parse(process.argv[1])) require(s); (async () => { ${PROBED_TAIL} })();`,
+};
+
+function nodeArgs(system: ModuleSystem, script: string, specifiers: string[], probe: boolean): string[] {
+  return [...(probe ? ['--require', PROBE] : []), ...(system === 'esm' ? ['--input-type=module'] : []), '-e', script, JSON.stringify(specifiers)];
+}
+
+async function loadMs(system: ModuleSystem, specifiers: string[]): Promise<number> {
+  const { stdout } = await run(process.execPath, nodeArgs(system, TIMED[system], specifiers, false), { cwd: ROOT });
+  return Number(stdout);
+}
+
+interface Probe {
+  newResources: string[];
+  io: { call: string; target: string; caller: string }[];
+}
+
+async function probe(system: ModuleSystem, specifier: string): Promise<Probe> {
+  const { stdout } = await run(process.execPath, nodeArgs(system, PROBED[system], [specifier], true), { cwd: ROOT });
+  return JSON.parse(stdout) as Probe;
+}
+
+export async function measure(config: FigureConfig): Promise<Row[]> {
+  const runs = config.quick ? 3 : 11;
+  const packages: Record<ModuleSystem, { file: string; specifier: string; label: string }> = {
+    esm: { file: DIST_INDEX, specifier: pathToFileURL(DIST_INDEX).href, label: 'import() of dist/index.js' },
+    cjs: { file: DIST_INDEX_CJS, specifier: DIST_INDEX_CJS, label: 'require() of dist/index.cjs' },
+  };
+  const rows: Row[] = [];
+  for (const system of ['esm', 'cjs'] as const) {
+    const pkg = packages[system];
+    const available = existsSync(pkg.file);
+    const depsMs: number[] = [];
+    const pkgMs: number[] = [];
+    let problem: string | undefined = available ? undefined : `${path.relative(ROOT, pkg.file)} is not built`;
+    for (let i = 0; i < runs; i++) {
+      depsMs.push(await loadMs(system, DEPENDENCIES));
+      if (!problem) {
+        try {
+          pkgMs.push(await loadMs(system, [pkg.specifier]));
+        } catch (error) {
+          problem = `${pkg.label} fails (${String((error as { stderr?: string }).stderr ?? error).trim().split('\n')[0]})`;
+        }
+      }
+    }
+    const deps = median(depsMs);
+    const figure = `5. cold start, ${pkg.label}`;
+    const label = `${DEPENDENCIES.join(' + ')} alone`;
+    if (problem) {
+      rows.push(skippedRow(`cold-start.${system}`, figure, 'adds ≤ 20 ms', problem, { value: deps, unit: 'ms', label }));
+      rows.push(skippedRow(`cold-start.${system}.side-effects`, `5. ${pkg.label}: I/O + new handles/timers`, '0', problem));
+      continue;
+    }
+    const ours = median(pkgMs);
+    rows.push({
+      id: `cold-start.${system}`,
+      figure,
+      value: ours,
+      baseline: deps,
+      unit: 'ms',
+      baselineLabel: label,
+      ratio: ours / deps,
+      goal: 'adds ≤ 20 ms',
+      met: ours - deps <= 20,
+      note: `our code adds ${(ours - deps).toFixed(1)} ms (median of ${runs} fresh processes each)`,
+    });
+    const found = await probe(system, pkg.specifier);
+    const effects = found.io.length + found.newResources.length;
+    const details = [
+      ...found.io.map((call) => `${call.call}(${call.target}) from ${call.caller}`),
+      ...found.newResources.map((type) => `new active resource ${type}`),
+    ];
+    rows.push({
+      id: `cold-start.${system}.side-effects`,
+      figure: `5. ${pkg.label}: I/O calls + new handles/timers`,
+      value: effects,
+      baseline: null,
+      unit: '',
+      baselineLabel: '',
+      ratio: null,
+      goal: '0',
+      met: effects === 0,
+      ...(details.length > 0 ? { note: details.slice(0, 5).join('; ') } : {}),
+    });
+  }
+  return rows;
+}
