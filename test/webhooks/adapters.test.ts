@@ -1,0 +1,226 @@
+import express from 'express';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createDeduplicator,
+  createFetchHandler,
+  createNodeHandler,
+  signPayload,
+  webhookMiddleware,
+  type WebhookEvent,
+  type WebhookHandlerOptions,
+} from '../../src/webhooks/index.js';
+import { fetchBridge, listen, postSigned, secret, type Loopback } from './helpers.js';
+
+type Factory = (options: WebhookHandlerOptions) => Promise<Loopback>;
+
+const receivers: Record<string, Factory> = {
+  'node http handler': (options) => listen(createNodeHandler(options)),
+  'express middleware, no body parser': (options) => {
+    const app = express();
+    app.post('/', webhookMiddleware(options));
+    return listen(app);
+  },
+  'express middleware after express.raw on the route': (options) => {
+    const app = express();
+    app.post('/', express.raw({ type: 'application/json' }), webhookMiddleware(options));
+    return listen(app);
+  },
+  'express middleware after express.json with a verify hook keeping rawBody': (options) => {
+    const app = express();
+    app.use(
+      express.json({
+        verify: (req, _res, buf) => {
+          (req as typeof req & { rawBody?: Buffer }).rawBody = buf;
+        },
+      }),
+    );
+    app.post('/', webhookMiddleware(options));
+    return listen(app);
+  },
+  'fetch handler served through node http': (options) => listen(fetchBridge(createFetchHandler(options))),
+};
+
+let open: Loopback | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+async function start(factory: Factory, options: Partial<WebhookHandlerOptions> & Pick<WebhookHandlerOptions, 'onEvent'>): Promise<string> {
+  open = await factory({ secret, ...options });
+  return `${open.url}/`;
+}
+
+describe.each(Object.entries(receivers))('%s', (_name, factory) => {
+  it('answers 200 and hands over the typed event for a good signature', async () => {
+    const events: WebhookEvent[] = [];
+    const url = await start(factory, { onEvent: (event) => void events.push(event) });
+    const body = JSON.stringify({ id: 'vqt_1', event: 'voice.test.completed', score: 4 });
+    const answer = await postSigned(url, body, { headers: { 'x-service-delivery': 'dlv_1' } });
+    expect(answer).toEqual({ status: 200, body: { received: true } });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'voice.test.completed', id: 'vqt_1', delivery: { deliveryId: 'dlv_1' } });
+  });
+
+  it('answers 400 with only the reason for a bad signature, and never calls onEvent', async () => {
+    const onEvent = vi.fn();
+    const onError = vi.fn();
+    const url = await start(factory, { onEvent, onError });
+    const body = JSON.stringify({ event: 'webhook.test' });
+    const answer = await postSigned(url, body, { signWith: 'whsec_wrong' });
+    expect(answer).toEqual({ status: 400, body: { error: 'invalid_webhook', reason: 'signature_mismatch' } });
+    expect(await postSigned(url, body, { signature: '' })).toMatchObject({ status: 400, body: { reason: 'missing_header' } });
+    expect(onEvent).not.toHaveBeenCalled();
+    expect(onError).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers 500 when onEvent throws, so the service retries', async () => {
+    const onError = vi.fn();
+    const url = await start(factory, {
+      onEvent: () => {
+        throw new Error('database down');
+      },
+      onError,
+    });
+    const answer = await postSigned(url, JSON.stringify({ event: 'webhook.test' }));
+    expect(answer).toEqual({ status: 500, body: { error: 'handler_failed' } });
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'database down' }));
+  });
+
+  it('waits for an async onEvent before answering', async () => {
+    let finished = false;
+    const url = await start(factory, {
+      onEvent: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        finished = true;
+      },
+    });
+    await postSigned(url, JSON.stringify({ event: 'webhook.test' }));
+    expect(finished).toBe(true);
+  });
+
+  it('answers 200 at once with awaitHandler false and reports a later failure to onError', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const failed = new Promise<unknown>((resolve) => {
+      void start(factory, {
+        awaitHandler: false,
+        onEvent: async () => {
+          await gate;
+          throw new Error('late failure');
+        },
+        onError: resolve,
+      }).then(async (url) => {
+        expect(await postSigned(url, JSON.stringify({ event: 'webhook.test' }))).toMatchObject({ status: 200 });
+        release();
+      });
+    });
+    expect(await failed).toMatchObject({ message: 'late failure' });
+  });
+
+  it('acknowledges a repeated delivery as duplicate without calling onEvent twice', async () => {
+    const onEvent = vi.fn();
+    const url = await start(factory, { onEvent, dedupe: createDeduplicator() });
+    const body = JSON.stringify({ id: 'vqt_dup', event: 'voice.test.completed' });
+    expect(await postSigned(url, body)).toEqual({ status: 200, body: { received: true } });
+    expect(await postSigned(url, body)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+
+  it('processes the retry of an event whose handler failed, despite dedupe', async () => {
+    let calls = 0;
+    const url = await start(factory, {
+      dedupe: createDeduplicator(),
+      onError: () => undefined,
+      onEvent: () => {
+        calls += 1;
+        if (calls === 1) throw new Error('first attempt fails');
+      },
+    });
+    const body = JSON.stringify({ id: 'vqt_retry', event: 'voice.test.completed' });
+    expect((await postSigned(url, body)).status).toBe(500);
+    expect((await postSigned(url, body)).status).toBe(200);
+    expect(calls).toBe(2);
+  });
+
+  it('accepts a body signed during a rotation with either secret', async () => {
+    const onEvent = vi.fn();
+    open = await factory({ secret: ['whsec_next', secret], onEvent });
+    const body = JSON.stringify({ event: 'webhook.test' });
+    expect((await postSigned(`${open.url}/`, body, { signWith: 'whsec_next' })).status).toBe(200);
+    expect((await postSigned(`${open.url}/`, body)).status).toBe(200);
+    expect(onEvent).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('node and fetch receivers', () => {
+  it.each([
+    ['node', (options: WebhookHandlerOptions) => listen(createNodeHandler(options))],
+    ['fetch', (options: WebhookHandlerOptions) => listen(fetchBridge(createFetchHandler(options)))],
+  ] as const)('%s: answers 413 above maxBodyBytes and 405 to GET', async (_name, factory) => {
+    const onEvent = vi.fn();
+    open = await factory({ secret, onEvent, maxBodyBytes: 64 });
+    const big = JSON.stringify({ event: 'webhook.test', pad: 'x'.repeat(200) });
+    expect((await postSigned(`${open.url}/`, big)).status).toBe(413);
+    const get = await fetch(`${open.url}/`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+});
+
+describe('express middleware after a plain express.json()', () => {
+  it('answers 500 explaining how to keep the raw body, and calls no handler', async () => {
+    const onEvent = vi.fn();
+    const app = express();
+    app.use(express.json());
+    app.post('/', webhookMiddleware({ secret, onEvent, onError: () => undefined }));
+    open = await listen(app);
+    const answer = await postSigned(`${open.url}/`, JSON.stringify({ event: 'webhook.test' }));
+    expect(answer.status).toBe(500);
+    expect(answer.body['error']).toBe('raw_body_unavailable');
+    expect(String(answer.body['message'])).toContain('express.raw({ type: "application/json" })');
+    expect(String(answer.body['message'])).toContain('req.rawBody = buf');
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('still reads the body itself when express.json skipped a non-JSON content type', async () => {
+    const onEvent = vi.fn();
+    const app = express();
+    app.use(express.json());
+    app.post('/', webhookMiddleware({ secret, onEvent }));
+    open = await listen(app);
+    const body = JSON.stringify({ event: 'webhook.test' });
+    const answer = await postSigned(`${open.url}/`, body, { headers: { 'content-type': 'text/plain' } });
+    expect(answer.status).toBe(200);
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('createFetchHandler called directly', () => {
+  it('verifies a new Request and returns a Response', async () => {
+    const events: WebhookEvent[] = [];
+    const handler = createFetchHandler({ secret, onEvent: (event) => void events.push(event) });
+    const body = JSON.stringify({ event: 'sms.received', from: '+15550001', text: 'hello' });
+    const good = await handler(
+      new Request('https://receiver.example/webhooks', {
+        method: 'POST',
+        headers: { 'X-Service-Signature': signPayload(body, secret) },
+        body,
+      }),
+    );
+    expect(good.status).toBe(200);
+    expect(await good.json()).toEqual({ received: true });
+    expect(events[0]).toMatchObject({ type: 'sms', name: 'sms.received', data: { text: 'hello' } });
+
+    const bad = await handler(
+      new Request('https://receiver.example/webhooks', {
+        method: 'POST',
+        headers: { 'X-Service-Signature': signPayload(body, secret, { timestamp: 1 }) },
+        body,
+      }),
+    );
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'invalid_webhook', reason: 'timestamp_out_of_tolerance' });
+  });
+});

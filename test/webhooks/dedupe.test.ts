@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { constructEvent, createDeduplicator, MemoryDedupeStore, signPayload, type DedupeStore, type WebhookEvent } from '../../src/webhooks/index.js';
+
+const secret = 'whsec_dedupe';
+
+function event(payload: Record<string, unknown>): WebhookEvent {
+  const body = JSON.stringify(payload);
+  return constructEvent(body, { 'x-service-signature': signPayload(body, secret) }, secret);
+}
+
+describe('createDeduplicator', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: new Date('2025-06-01T00:00:00Z') });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('claims a voice.test.completed id once, and again after the TTL', async () => {
+    const dedupe = createDeduplicator({ ttlMs: 60_000 });
+    const first = event({ id: 'vqt_1', event: 'voice.test.completed' });
+    expect(await dedupe.claim(first)).toBe(true);
+    expect(await dedupe.claim(event({ id: 'vqt_1', event: 'voice.test.completed' }))).toBe(false);
+    expect(await dedupe.claim(event({ id: 'vqt_2', event: 'voice.test.completed' }))).toBe(true);
+    vi.advanceTimersByTime(59_999);
+    expect(await dedupe.claim(first)).toBe(false);
+    vi.advanceTimersByTime(2);
+    expect(await dedupe.claim(first)).toBe(true);
+  });
+
+  it('never deduplicates operator events unless given a key', async () => {
+    const plain = createDeduplicator();
+    const sms = { event: 'sms.received', from: '+15550001', text: 'hi', receivedAt: '2025-06-01T00:00:00.000Z' };
+    expect(await plain.claim(event(sms))).toBe(true);
+    expect(await plain.claim(event(sms))).toBe(true);
+
+    const keyed = createDeduplicator({
+      key: (e) => (e.type === 'sms' ? `${String(e.data['from'])}|${String(e.data['receivedAt'])}` : undefined),
+    });
+    expect(await keyed.claim(event(sms))).toBe(true);
+    expect(await keyed.claim(event(sms))).toBe(false);
+    expect(await keyed.claim(event({ ...sms, receivedAt: '2025-06-01T00:00:01.000Z' }))).toBe(true);
+  });
+
+  it('releases a key so a retry after a failed handler is processed', async () => {
+    const dedupe = createDeduplicator();
+    const e = event({ id: 'vqt_9', event: 'voice.test.completed' });
+    expect(await dedupe.claim(e)).toBe(true);
+    await dedupe.release(e);
+    expect(await dedupe.claim(e)).toBe(true);
+  });
+
+  it('talks to a pluggable store with scoped keys and the TTL (the Redis SET NX PX shape)', async () => {
+    const calls: Array<[string, number]> = [];
+    const seen = new Set<string>();
+    const store: DedupeStore = {
+      async setIfAbsent(key, ttlMs) {
+        calls.push([key, ttlMs]);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      },
+    };
+    const dedupe = createDeduplicator({ store, ttlMs: 5_000 });
+    const e = event({ id: 'vqt_7', event: 'voice.test.completed' });
+    await dedupe.claim(e);
+    expect(await dedupe.claim(e)).toBe(false);
+    expect(calls).toEqual([
+      ['voice.test.completed:vqt_7', 5_000],
+      ['voice.test.completed:vqt_7', 5_000],
+    ]);
+    await expect(dedupe.release(e)).resolves.toBeUndefined();
+  });
+});
+
+describe('MemoryDedupeStore', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('stays within maxEntries, dropping expired keys first, then the oldest', async () => {
+    const store = new MemoryDedupeStore({ maxEntries: 3 });
+    await store.setIfAbsent('short', 10);
+    await store.setIfAbsent('a', 1_000);
+    await store.setIfAbsent('b', 1_000);
+    vi.advanceTimersByTime(20);
+    await store.setIfAbsent('c', 1_000);
+    expect(store.size).toBe(3);
+    expect(await store.setIfAbsent('a', 1_000)).toBe(false);
+    await store.setIfAbsent('d', 1_000);
+    expect(store.size).toBe(3);
+    expect(await store.setIfAbsent('d', 1_000)).toBe(false);
+    expect(await store.setIfAbsent('c', 1_000)).toBe(false);
+    // 'a' was the oldest live key when 'd' needed room.
+    expect(await store.setIfAbsent('a', 1_000)).toBe(true);
+    for (let i = 0; i < 1_000; i++) await store.setIfAbsent(`k${i}`, 1_000);
+    expect(store.size).toBe(3);
+  });
+
+  it('schedules no timer', async () => {
+    const store = new MemoryDedupeStore();
+    await store.setIfAbsent('x', 60_000);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
