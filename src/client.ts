@@ -105,4 +105,13 @@ export class PartnerClient {
   close(): Promise<void> {
     return this.#transport.close();
   }
+
+  /** Base URL and safe options only; the key, secret and token never print. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `PartnerClient ${this.#transport.describe()}`;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return this.#transport.toJSON();
+  }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { TokenManager } from './auth.js';
 import { unwrap } from './envelope.js';
 import { PartnerError, RateLimitError, TimeoutError } from './errors.js';
@@ -70,7 +69,7 @@ export class Call<T> {
       this.#body = JSON.stringify(spec.body);
       headers['content-type'] = 'application/json';
     }
-    const idempotencyKey = options?.idempotencyKey ?? (spec.idempotent ? randomUUID() : undefined);
+    const idempotencyKey = options?.idempotencyKey ?? (spec.idempotent ? globalThis.crypto.randomUUID() : undefined);
     // One key for the whole call: every retry and the 401 replay (spec part 8 rule 4).
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     this.#headers = headers;

@@ -17,6 +17,16 @@ function fromEnv(name: string): string | undefined {
   return typeof process === 'undefined' ? undefined : process.env[name] || undefined;
 }
 
+function safeUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    return url.origin + url.pathname;
+  } catch {
+    return '[invalid URL]';
+  }
+}
+
 /**
  * The one pipeline every call goes through (auth → limiter → retry → wire → envelope).
  * Construction only copies options: the base URL, credentials, connection pool and limiter are
@@ -125,11 +135,15 @@ export class HttpTransport implements Transport {
     return new Call(pipeline, spec, true).run().then((result) => result.data);
   }
 
-  /** Only what is safe to print: never the key, the secret or the token. */
   [inspectSymbol](): string {
+    return `HttpTransport ${this.describe()}`;
+  }
+
+  /** Only what is safe to print: never the key, the secret, the token or credentials in the URL. */
+  describe(): string {
     const options = this.#options;
     const safe = {
-      baseUrl: options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL'),
+      baseUrl: safeUrl(options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL')),
       timeoutMs: options.timeoutMs ?? 30_000,
       maxRetries: options.maxRetries ?? 2,
       rateLimit: options.rateLimit === false ? false : 'on',
@@ -137,10 +151,10 @@ export class HttpTransport implements Transport {
       validateResponses: options.validateResponses ?? 'strict',
       closed: this.#closed,
     };
-    return `HttpTransport ${JSON.stringify(safe)}`;
+    return JSON.stringify(safe);
   }
 
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.#options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL') };
+    return { baseUrl: safeUrl(this.#options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL')) };
   }
 }

@@ -50,6 +50,8 @@ export interface TestServer {
   requestsTo(route: string): RecordedRequest[];
   /** Token exchanges seen. */
   readonly exchanges: number;
+  /** TCP connections accepted (keep-alive reuses one). */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -128,6 +130,10 @@ export async function startTestServer(): Promise<TestServer> {
   const server: Server = createServer((request, response) => {
     handle(request, response).catch(() => response.destroy());
   });
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -136,6 +142,9 @@ export async function startTestServer(): Promise<TestServer> {
     requests,
     on,
     requestsTo: (route) => requests.filter((request) => request.route === route),
+    get connections() {
+      return connections;
+    },
     get exchanges() {
       return requests.filter((request) => request.route === TOKEN_ROUTE).length;
     },
