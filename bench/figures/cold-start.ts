@@ -27,15 +27,15 @@ const TIMED: Record<ModuleSystem, string> = {
   cjs: 'const t0 = performance.now(); for (const s of JSON.parse(process.argv[1])) require(s); process.stdout.write(String(performance.now() - t0));',
 };
 
+// The result goes out through fs.writeSync(1): touching process.stdout would itself open a handle.
 const PROBED_TAIL =
   'await new Promise((resolve) => setImmediate(resolve));' +
   'const after = process.getActiveResourcesInfo();' +
   'for (const type of before) { const i = after.indexOf(type); if (i !== -1) after.splice(i, 1); }' +
-  'process.stdout.write(JSON.stringify({ newResources: after, io: globalThis.__ioProbe.calls }));';
-// process.stdout is touched before the snapshot: its handle is created lazily on first use.
+  'fs.writeSync(1, JSON.stringify({ newResources: after, io: globalThis.__ioProbe.calls }));';
 const PROBED: Record<ModuleSystem, string> = {
-  esm: `process.stdout; const before = process.getActiveResourcesInfo(); for (const s of JSON.parse(process.argv[1])) await import(s); ${PROBED_TAIL}`,
-  cjs: `process.stdout; const before = process.getActiveResourcesInfo(); for (const s of JSON.parse(process.argv[1])) require(s); (async () => { ${PROBED_TAIL} })();`,
+  esm: `const fs = await import('node:fs'); const before = process.getActiveResourcesInfo(); for (const s of JSON.parse(process.argv[1])) await import(s); ${PROBED_TAIL}`,
+  cjs: `const fs = require('node:fs'); const before = process.getActiveResourcesInfo(); for (const s of JSON.parse(process.argv[1])) require(s); (async () => { ${PROBED_TAIL} })();`,
 };
 
 function nodeArgs(system: ModuleSystem, script: string, specifiers: string[], probe: boolean): string[] {
@@ -52,8 +52,8 @@ interface Probe {
   io: { call: string; target: string; caller: string }[];
 }
 
-async function probe(system: ModuleSystem, specifier: string): Promise<Probe> {
-  const { stdout } = await run(process.execPath, nodeArgs(system, PROBED[system], [specifier], true), { cwd: ROOT });
+async function probe(system: ModuleSystem, specifiers: string[]): Promise<Probe> {
+  const { stdout } = await run(process.execPath, nodeArgs(system, PROBED[system], specifiers, true), { cwd: ROOT });
   return JSON.parse(stdout) as Probe;
 }
 
@@ -101,15 +101,24 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
       met: ours - deps <= 20,
       note: `our code adds ${(ours - deps).toFixed(1)} ms (median of ${runs} fresh processes each)`,
     });
-    const found = await probe(system, pkg.specifier);
-    const effects = found.io.length + found.newResources.length;
+    // What the dependencies do on their own (undici loads node:assert, which opens stderr when it
+    // is a pipe) is subtracted: the figure is about our code.
+    const found = await probe(system, [pkg.specifier]);
+    const alone = await probe(system, DEPENDENCIES);
+    const newResources = [...found.newResources];
+    for (const type of alone.newResources) {
+      const index = newResources.indexOf(type);
+      if (index !== -1) newResources.splice(index, 1);
+    }
+    const io = found.io.filter((call) => !call.caller.includes('/node_modules/'));
+    const effects = io.length + newResources.length;
     const details = [
-      ...found.io.map((call) => `${call.call}(${call.target}) from ${call.caller}`),
-      ...found.newResources.map((type) => `new active resource ${type}`),
+      ...io.map((call) => `${call.call}(${call.target}) from ${call.caller}`),
+      ...newResources.map((type) => `new active resource ${type}`),
     ];
     rows.push({
       id: `cold-start.${system}.side-effects`,
-      figure: `5. ${pkg.label}: I/O calls + new handles/timers`,
+      figure: `5. ${pkg.label}: I/O calls + new handles/timers beyond the deps'`,
       value: effects,
       baseline: null,
       unit: '',
