@@ -5,7 +5,8 @@ import type { WebhookDomain } from './domain.js';
 import type { SmsEventBody, VoiceEventBody } from './event-bodies.js';
 import { startDelivery } from './operator-deliveries.js';
 import type { RegistrationRecord } from './registrations.js';
-import { validationErrors, type WebhookUrlName } from './registration-schema.js';
+import type { WebhookUrlName } from './registration-schema.js';
+import { controlInvalid, controlJson } from './control-answers.js';
 
 const e164 = z.string().regex(E164, 'must be an E.164 number');
 
@@ -67,11 +68,8 @@ function randomNumber(domain: WebhookDomain): string {
 }
 
 function parse<T>(domain: WebhookDomain, c: SandboxCtx, schema: z.ZodType<T>): T | Response {
-  const parsed = schema.safeParse(domain.ctx.readBody(c));
-  if (parsed.success) return parsed.data;
-  return domain.ctx.fail(c, 400, 'VALIDATION_ERROR', 'Invalid control request', {
-    validationErrors: validationErrors(parsed.error),
-  });
+  const parsed = schema.safeParse(domain.ctx.readBody(c) ?? {});
+  return parsed.success ? parsed.data : controlInvalid(parsed.error);
 }
 
 export function registerEventRoutes(app: SandboxApp, domain: WebhookDomain): void {
@@ -90,7 +88,7 @@ export function registerEventRoutes(app: SandboxApp, domain: WebhookDomain): voi
       text: input.text ?? 'Hello from the sandbox',
       receivedAt: ctx.nowIso(),
     };
-    return ctx.ok(c, { event: body, deliveries: fanOut(domain, 'sms', body) }, { status: 202 });
+    return controlJson({ event: body, deliveries: fanOut(domain, 'sms', body) }, 202);
   });
 
   app.post('/_sandbox/events/voice', (c) => {
@@ -111,8 +109,8 @@ export function registerEventRoutes(app: SandboxApp, domain: WebhookDomain): voi
     // spec part 4 registration rule 1: voice events arrive only for lines whose plan includes voice.
     const line = ctx.simByNumber(body.to);
     if (line && !line.voiceEnabled) {
-      return ctx.ok(c, { event: body, deliveries: [], skipped: 'the line has no voice support' }, { status: 202 });
+      return controlJson({ event: body, deliveries: [], skipped: 'the line has no voice support' }, 202);
     }
-    return ctx.ok(c, { event: body, deliveries: fanOut(domain, 'voice', body) }, { status: 202 });
+    return controlJson({ event: body, deliveries: fanOut(domain, 'voice', body) }, 202);
   });
 }

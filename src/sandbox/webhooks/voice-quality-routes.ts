@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SandboxApp } from '../context.js';
 import type { WebhookDomain } from './domain.js';
-import { validationErrors } from './registration-schema.js';
+import { controlInvalid, controlJson } from './control-answers.js';
 import { voiceQualityWebhookToWire, type VoiceQuality } from './voice-quality.js';
 
 const addWebhookSchema = z.object({
@@ -23,37 +23,29 @@ export function registerVoiceQualityRoutes(app: SandboxApp, domain: WebhookDomai
   // Control API: the spec shows no way to create voice quality webhooks; this answer is where a
   // receiver learns its signing secret.
   app.post('/_sandbox/voice-quality/webhooks', (c) => {
-    const parsed = addWebhookSchema.safeParse(ctx.readBody(c));
-    if (!parsed.success) {
-      return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Invalid voice quality webhook', {
-        validationErrors: validationErrors(parsed.error),
-      });
-    }
+    const parsed = addWebhookSchema.safeParse(ctx.readBody(c) ?? {});
+    if (!parsed.success) return controlInvalid(parsed.error);
     const webhook = voiceQuality.add(parsed.data.url, parsed.data.description ?? '');
-    return ctx.ok(c, { ...voiceQualityWebhookToWire(webhook), signingSecret: webhook.signingSecret }, { status: 201 });
+    return controlJson({ ...voiceQualityWebhookToWire(webhook), signingSecret: webhook.signingSecret }, 201);
   });
 
-  app.get('/_sandbox/voice-quality/webhooks', (c) =>
-    ctx.ok(c, voiceQuality.webhooks.map((w) => ({ ...voiceQualityWebhookToWire(w), signingSecret: w.signingSecret }))),
+  app.get('/_sandbox/voice-quality/webhooks', () =>
+    controlJson({
+      webhooks: voiceQuality.webhooks.map((w) => ({ ...voiceQualityWebhookToWire(w), signingSecret: w.signingSecret })),
+    }),
   );
 
-  app.get('/_sandbox/voice-quality/deliveries', (c) => ctx.ok(c, voiceQuality.deliveries.map((d) => ({ ...d }))));
+  app.get('/_sandbox/voice-quality/deliveries', () => controlJson({ deliveries: voiceQuality.deliveries.map((d) => ({ ...d })) }));
 
   app.post('/_sandbox/voice-quality/tests', (c) => {
-    const parsed = runTestSchema.safeParse(ctx.readBody(c));
-    if (!parsed.success) {
-      const errors = validationErrors(parsed.error);
-      const missing = parsed.error.issues.some((i) => i.path[0] === 'iccid' && i.code === 'invalid_type');
-      return missing
-        ? ctx.fail(c, 400, 'MISSING_FIELDS', 'Missing required fields: iccid', { validationErrors: errors })
-        : ctx.fail(c, 400, 'VALIDATION_ERROR', 'Invalid voice quality test', { validationErrors: errors });
-    }
+    const parsed = runTestSchema.safeParse(ctx.readBody(c) ?? {});
+    if (!parsed.success) return controlInvalid(parsed.error);
     // spec part 6: the test is run by a line of the account.
     const sim = ctx.state.sims.get(parsed.data.iccid);
-    if (!sim) return ctx.fail(c, 404, 'SIM_NOT_FOUND', 'SIM not found');
+    if (!sim) return controlJson({ error: 'iccid is not a SIM of the account' }, 404);
     const event = voiceQuality.report(sim.iccid, sim.phoneNumber, parsed.data.mos);
     const deliveries = voiceQuality.emit(event);
     ctx.counters.bump('voiceQuality.tests');
-    return ctx.ok(c, { event, deliveries: deliveries.map((d) => ({ deliveryId: d.deliveryId, webhookId: d.webhookId })) }, { status: 202 });
+    return controlJson({ event, deliveries: deliveries.map((d) => ({ deliveryId: d.deliveryId, webhookId: d.webhookId })) }, 202);
   });
 }

@@ -3,7 +3,7 @@ import type { SandboxApp } from '../context.js';
 import { E164 } from '../answers.js';
 import type { WebhookDomain } from './domain.js';
 import { credentialHeaders } from './registrations.js';
-import { validationErrors } from './registration-schema.js';
+import { controlInvalid, controlJson } from './control-answers.js';
 import { SAMPLE_RATE, FRAME_MS, streamCall, type StreamHandshake } from './voice-stream.js';
 
 const voiceStreamControlSchema = z.object({
@@ -22,12 +22,8 @@ const voiceStreamControlSchema = z.object({
 export function registerVoiceStreamRoutes(app: SandboxApp, domain: WebhookDomain): void {
   const { ctx } = domain;
   app.post('/_sandbox/voice-stream', async (c) => {
-    const parsed = voiceStreamControlSchema.safeParse(ctx.readBody(c));
-    if (!parsed.success) {
-      return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Invalid control request', {
-        validationErrors: validationErrors(parsed.error),
-      });
-    }
+    const parsed = voiceStreamControlSchema.safeParse(ctx.readBody(c) ?? {});
+    if (!parsed.success) return controlInvalid(parsed.error);
     const input = parsed.data;
     const handshake: StreamHandshake = {
       event: 'stream.start',
@@ -63,7 +59,7 @@ export function registerVoiceStreamRoutes(app: SandboxApp, domain: WebhookDomain
       }),
     );
     ctx.counters.bump('voiceStream.calls');
-    return ctx.ok(c, {
+    return controlJson({
       callId: handshake.callId,
       handshake,
       connections: streams.filter((s) => s.connected).length,

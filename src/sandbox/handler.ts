@@ -1,0 +1,179 @@
+/**
+ * createSandbox: the emulator as a pure WHATWG handler `(Request) => Promise<Response>`, built on
+ * Hono. The same handler is served over node:http (server.ts) or plugged into msw.
+ */
+import { Hono } from 'hono';
+import { fail, ok, paginate } from './answers.js';
+import { createClock } from './clock.js';
+import type { SandboxContext, SandboxEnv, SandboxPlugin } from './context.js';
+import { createCounters } from './counters.js';
+import { bearerCheck, tokenRoute } from './middleware/auth.js';
+import { createForceRegistry } from './middleware/force.js';
+import { createIdempotency } from './middleware/idempotency.js';
+import { createRateLimiter } from './middleware/rate-limit.js';
+import type { LoggedRequest } from './middleware/request-log.js';
+import { createRequestLog } from './middleware/request-log.js';
+import { createTokenStore } from './middleware/tokens.js';
+import { registerControlRoutes } from './control.js';
+import type { SandboxCredentials, SandboxOptions } from './options.js';
+import { resolveOptions } from './options.js';
+import { pathOfTarget } from './paths.js';
+import { createRng } from './rng.js';
+import { registerBillingRoutes } from './routes/billing.js';
+import { registerDeviceRoutes } from './routes/devices.js';
+import { registerEsimRoutes } from './routes/esim.js';
+import { registerGroupRoutes } from './routes/groups.js';
+import { registerPlanRoutes } from './routes/plans.js';
+import { registerPortInRoutes } from './routes/port-ins.js';
+import { registerSimRoutes } from './routes/sims.js';
+import { registerSmsRoutes } from './routes/sms.js';
+import { registerSubscriptionRoutes } from './routes/subscriptions.js';
+import { registerTeamRoutes } from './routes/team.js';
+import { registerTransactionRoutes } from './routes/transactions.js';
+import type { SandboxFixtures } from './state/fixtures.js';
+import { fixturesOf } from './state/fixtures.js';
+import { seedState } from './state/seed.js';
+import { createTransactions } from './transactions.js';
+import { registerWebhookRoutes } from './webhooks/index.js';
+
+export interface HandleInit {
+  /**
+   * The request-target's path exactly as received. WHATWG URL parsing folds `%2E%2E` segments
+   * away; an adapter that still has the raw target passes it here so `/sim-groups/%2E%2E`
+   * reaches the sim-group route with the name "..".
+   */
+  rawPath?: string;
+}
+
+export interface Sandbox {
+  handler: (request: Request, init?: HandleInit) => Promise<Response>;
+  ctx: SandboxContext;
+  credentials: SandboxCredentials;
+  fixtures: SandboxFixtures;
+  /** The request log (what GET /_sandbox/requests answers). */
+  requests(): LoggedRequest[];
+  /** Reseeds the state and clears counters, logs, forced answers, idempotency keys and windows. */
+  reset(): void;
+  /** Cancels every timer and pending forced delay; runs the modules' close hooks. */
+  close(): Promise<void>;
+}
+
+const PARTNER_PLUGINS: readonly SandboxPlugin[] = [
+  registerSimRoutes,
+  registerSubscriptionRoutes,
+  registerPlanRoutes,
+  registerEsimRoutes,
+  registerPortInRoutes,
+  registerBillingRoutes,
+  registerTeamRoutes,
+  registerGroupRoutes,
+  registerDeviceRoutes,
+  registerSmsRoutes,
+  registerTransactionRoutes,
+  registerWebhookRoutes,
+];
+
+function credentialsFor(seed: number, fixed: Partial<SandboxCredentials> = {}): SandboxCredentials {
+  const rng = createRng(seed ^ 0x5eed5eed);
+  return {
+    key: fixed.key ?? `pk_sandbox_admin_${rng.hex(24)}`,
+    secret: fixed.secret ?? `sk_sandbox_admin_${rng.hex(40)}`,
+    standardKey: fixed.standardKey ?? `pk_sandbox_std_${rng.hex(24)}`,
+    standardSecret: fixed.standardSecret ?? `sk_sandbox_std_${rng.hex(40)}`,
+  };
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const resolved = resolveOptions(options);
+  const clock = createClock(resolved.startMs, resolved.timeScale);
+  const resetHooks: Array<() => void> = [];
+  const closeHooks: Array<() => void | Promise<void>> = [];
+  let idSeq = 0;
+
+  const ctx: SandboxContext = {
+    clock,
+    rng: createRng(resolved.seed + 1),
+    state: seedState(resolved.seed, resolved.simCount),
+    options: resolved,
+    credentials: credentialsFor(resolved.seed, options.credentials),
+    counters: createCounters(),
+    transactions: createTransactions({
+      clock,
+      state: () => ctx.state,
+      stepMs: () => resolved.transactionDelayMs,
+      newId: () => ctx.newId('txn_', 20),
+    }),
+    ok,
+    fail,
+    paginate,
+    readBody(c) {
+      const body = c.get('body');
+      if (body === undefined) return {};
+      return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+    },
+    nowIso: () => clock.now().toISOString(),
+    newId: (prefix, hexLength = 16) => `${prefix}${(idSeq++).toString(16).padStart(4, '0')}${ctx.rng.hex(Math.max(0, hexLength - 4))}`,
+    operator: (name) => ctx.state.operators.find((o) => o.name === name),
+    simByNumber: (phoneNumber) => [...ctx.state.sims.values()].find((s) => s.phoneNumber === phoneNumber),
+    onReset: (fn) => void resetHooks.push(fn),
+    onClose: (fn) => void closeHooks.push(fn),
+  };
+
+  const rawPaths = new WeakMap<Request, string>();
+  const rawPathOf = (request: Request): string => rawPaths.get(request) ?? pathOfTarget(request.url);
+  // The router sees the raw, still-encoded path; Hono decodes each parameter on c.req.param().
+  const app = new Hono<SandboxEnv>({ getPath: rawPathOf });
+
+  const tokens = createTokenStore();
+  const log = createRequestLog(ctx, rawPathOf);
+  const force = createForceRegistry(ctx);
+  const limiter = createRateLimiter(ctx);
+  const idempotency = createIdempotency(ctx);
+
+  const reset = (): void => {
+    clock.cancelAll();
+    force.cancelDelays();
+    ctx.state = seedState(resolved.seed, resolved.simCount);
+    ctx.rng = createRng(resolved.seed + 1);
+    idSeq = 0;
+    ctx.counters.clear();
+    log.clear();
+    force.clear();
+    limiter.reset();
+    idempotency.reset();
+    for (const hook of resetHooks) hook();
+  };
+
+  app.onError((_error, c) => ctx.fail(c, 500, 'INTERNAL_ERROR', 'Unexpected sandbox error'));
+  app.notFound((c) => ctx.fail(c, 404, 'NOT_FOUND', 'No such route'));
+  app.use('*', log.middleware);
+  registerControlRoutes(app, ctx, { force, log, tokens, reset });
+  app.use('/api/*', bearerCheck(ctx, tokens));
+  app.use('/api/*', limiter.middleware);
+  app.use('/api/*', idempotency.middleware);
+  app.use('/api/*', force.middleware);
+  tokenRoute(tokens)(app, ctx);
+  for (const plugin of PARTNER_PLUGINS) plugin(app, ctx);
+
+  let closed = false;
+  return {
+    async handler(request, init = {}) {
+      if (init.rawPath !== undefined) rawPaths.set(request, init.rawPath);
+      return app.fetch(request);
+    },
+    ctx,
+    credentials: ctx.credentials,
+    get fixtures() {
+      return fixturesOf(ctx.state);
+    },
+    requests: () => log.entries(),
+    reset,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clock.cancelAll();
+      force.cancelDelays();
+      for (const hook of closeHooks) await hook();
+    },
+  };
+}

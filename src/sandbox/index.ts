@@ -1,0 +1,14 @@
+/** mobile-partner-sdk/sandbox: a stateful local emulator of the partner API. */
+export { createSandbox } from './handler.js';
+export type { HandleInit, Sandbox } from './handler.js';
+export { startSandbox } from './server.js';
+export type { SandboxHandle } from './server.js';
+export type {
+  SandboxCredentials,
+  SandboxFaults,
+  SandboxOptions,
+  StartSandboxOptions,
+} from './options.js';
+export type { SandboxFixtures } from './state/fixtures.js';
+export type { LoggedRequest } from './middleware/request-log.js';
+export type { KeyTier, SandboxContext, SandboxPlugin } from './context.js';

@@ -1,0 +1,90 @@
+/** Reads the body once for everyone, and records partner-API requests for GET /_sandbox/requests. */
+import type { MiddlewareHandler } from 'hono';
+import type { SandboxContext, SandboxEnv } from '../context.js';
+
+export interface LoggedRequest {
+  method: string;
+  /** The request-target's path as received, percent-encoding intact. */
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  body: unknown;
+  receivedAt: string;
+  status: number | null;
+}
+
+export interface RequestLog {
+  middleware: MiddlewareHandler<SandboxEnv>;
+  entries(): LoggedRequest[];
+  clear(): void;
+}
+
+/** Secrets never leave the sandbox in the log (team rule: no credentials in logs). */
+const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+const REDACTED_BODY_FIELDS = new Set(['secret', 'key', 'signingSecret', 'password', 'token']);
+
+function redactBody(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  return Object.fromEntries(
+    Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, REDACTED_BODY_FIELDS.has(k) ? '[REDACTED]' : v]),
+  );
+}
+
+export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Request) => string): RequestLog {
+  let log: LoggedRequest[] = [];
+
+  const middleware: MiddlewareHandler<SandboxEnv> = async (c, next) => {
+    const rawPath = rawPathOf(c.req.raw);
+    c.set('rawPath', rawPath);
+    c.set('tier', null);
+    const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+    const rawBody = hasBody ? await c.req.text() : '';
+    c.set('rawBody', rawBody);
+    let body: unknown;
+    let malformed = false;
+    if (rawBody.trim() !== '') {
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        malformed = true;
+        body = rawBody;
+      }
+    }
+    c.set('body', malformed ? undefined : body);
+    if (rawPath.startsWith('/_sandbox/')) {
+      if (malformed) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body is not valid JSON');
+      return next();
+    }
+
+    const url = new URL(c.req.url);
+    const query: Record<string, string | string[]> = {};
+    for (const name of new Set(url.searchParams.keys())) {
+      const values = url.searchParams.getAll(name);
+      query[name] = values.length === 1 ? (values[0] ?? '') : values;
+    }
+    const headers: Record<string, string> = {};
+    c.req.raw.headers.forEach((value, name) => {
+      headers[name] = REDACTED_HEADERS.has(name) ? '[REDACTED]' : value;
+    });
+    const entry: LoggedRequest = {
+      method: c.req.method,
+      path: rawPath,
+      query,
+      headers,
+      body: redactBody(body),
+      receivedAt: ctx.nowIso(),
+      status: null,
+    };
+    log.push(entry);
+    if (log.length > 5000) log = log.slice(-5000);
+
+    if (malformed) {
+      entry.status = 400;
+      return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body is not valid JSON', { validationErrors: ['body must be valid JSON'] });
+    }
+    await next();
+    entry.status = c.res.type === 'error' ? 0 : c.res.status;
+  };
+
+  return { middleware, entries: () => log.map((e) => ({ ...e })), clear: () => void (log = []) };
+}

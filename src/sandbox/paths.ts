@@ -1,0 +1,46 @@
+/** Matching raw request paths against the spec's route templates (`/api/v1.1/sims/{iccid}`). */
+
+const cache = new Map<string, RegExp>();
+
+/** Accepts `{name}` and `:name` placeholders; one placeholder matches one encoded segment. */
+export function templateRegex(template: string): RegExp {
+  let re = cache.get(template);
+  if (!re) {
+    const escaped = template
+      .split(/(\{[^}]+\}|:[A-Za-z_][A-Za-z0-9_]*)/)
+      .map((part, i) => (i % 2 === 1 ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+      .join('');
+    re = new RegExp(`^${escaped}/?$`);
+    cache.set(template, re);
+  }
+  return re;
+}
+
+export function isTemplate(path: string): boolean {
+  return /\{[^}]+\}|\/:[A-Za-z_]/.test(path);
+}
+
+export function matchesPath(pattern: string, rawPath: string): boolean {
+  if (isTemplate(pattern)) return templateRegex(pattern).test(rawPath);
+  return pattern === rawPath || safeDecode(pattern) === safeDecode(rawPath);
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The path part of a request-target or absolute URL, percent-encoding untouched. */
+export function pathOfTarget(target: string): string {
+  let path = target;
+  const scheme = path.indexOf('://');
+  if (scheme !== -1) {
+    const slash = path.indexOf('/', scheme + 3);
+    path = slash === -1 ? '/' : path.slice(slash);
+  }
+  const cut = path.search(/[?#]/);
+  return cut === -1 ? path : path.slice(0, cut);
+}

@@ -1,0 +1,51 @@
+/** Credit balance, asynchronous top-up, and orders. */
+import type { SandboxPlugin, TransactionOutcome } from '../context.js';
+import { acceptedBody, missingFields } from './wire.js';
+
+export const registerBillingRoutes: SandboxPlugin = (app, ctx) => {
+  app.get('/api/v1.1/credit-balance', (c) =>
+    ctx.ok(c, { creditBalance: ctx.state.creditBalance.map((b) => ({ currency: b.currency, amount: b.amount })) }),
+  );
+
+  // Shape not shown: body { amount, currency?, iccid? } → 201 with a transaction; the result is
+  // { currency, amount, balance, iccid? }. An unknown iccid ends FAILED with SIM_NOT_FOUND.
+  app.post('/api/v1.1/top-up', (c) => {
+    const body = ctx.readBody(c);
+    if (!body) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body must be a JSON object');
+    if (missingFields(body, ['amount']).length > 0) {
+      return ctx.fail(c, 400, 'MISSING_FIELDS', 'Missing fields: amount', { missingFields: ['amount'] });
+    }
+    const errors: string[] = [];
+    const amount = body.amount;
+    if (typeof amount !== 'number' || !(amount > 0)) errors.push('amount must be a positive number');
+    const currency = body.currency ?? ctx.state.creditBalance[0]?.currency ?? 'aud';
+    if (typeof currency !== 'string' || !/^[a-z]{3}$/.test(currency)) errors.push('currency must be a lower-case currency code');
+    const iccid = body.iccid;
+    if (iccid !== undefined && typeof iccid !== 'string') errors.push('iccid must be a string');
+    if (errors.length > 0 || typeof amount !== 'number' || typeof currency !== 'string') {
+      return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Invalid top-up request', { validationErrors: errors });
+    }
+    ctx.counters.bump('topUp');
+    const tx = ctx.transactions.start({
+      kind: 'topUp',
+      complete: (): TransactionOutcome => {
+        if (typeof iccid === 'string' && !ctx.state.sims.has(iccid)) return { errorCode: 'SIM_NOT_FOUND', error: 'SIM not found' };
+        let balance = ctx.state.creditBalance.find((b) => b.currency === currency);
+        if (!balance) {
+          balance = { currency, amount: 0 };
+          ctx.state.creditBalance.push(balance);
+        }
+        balance.amount = Math.round((balance.amount + amount) * 100) / 100;
+        return { result: { currency, amount, balance: balance.amount, ...(typeof iccid === 'string' ? { iccid } : {}) } };
+      },
+    });
+    return ctx.ok(c, acceptedBody(tx), { status: 201 });
+  });
+
+  // Shape not shown: { orderId, iccid, planId, status, amount, currency, createdAt }.
+  app.get('/api/v1.1/orders/:id', (c) => {
+    const order = ctx.state.orders.get(c.req.param('id'));
+    if (!order) return ctx.fail(c, 404, 'NOT_FOUND', 'Order not found');
+    return ctx.ok(c, { ...order });
+  });
+};

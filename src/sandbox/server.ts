@@ -1,0 +1,109 @@
+/** startSandbox: the handler served over node:http on loopback. */
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Sandbox } from './handler.js';
+import { createSandbox } from './handler.js';
+import type { StartSandboxOptions } from './options.js';
+
+export interface SandboxHandle extends Sandbox {
+  /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */
+  url: string;
+  port: number;
+  /** Admin-tier credential. */
+  key: string;
+  secret: string;
+  /** Non-admin credential. */
+  standardKey: string;
+  standardSecret: string;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i];
+    const value = req.rawHeaders[i + 1];
+    if (name !== undefined && value !== undefined && !name.startsWith(':')) headers.append(name, value);
+  }
+  return headers;
+}
+
+async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const target = req.url ?? '/';
+  const method = req.method ?? 'GET';
+  const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(req);
+  const request = new Request(new URL(target, origin), {
+    method,
+    headers: toHeaders(req),
+    ...(body && body.length > 0 ? { body: new Uint8Array(body) } : {}),
+  });
+  // The raw request-target keeps %2E%2E segments that URL parsing would fold away.
+  const rawPath = target.split(/[?#]/, 1)[0] ?? '/';
+  const response = await sandbox.handler(request, { rawPath });
+  if (response.type === 'error') {
+    req.socket.destroy();
+    return;
+  }
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name === 'set-cookie') return;
+    headers[name] = value;
+  });
+  const payload = Buffer.from(await response.arrayBuffer());
+  headers['content-length'] = String(payload.length);
+  res.writeHead(response.status, headers);
+  res.end(method === 'HEAD' ? undefined : payload);
+}
+
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<SandboxHandle> {
+  const sandbox = createSandbox(options);
+  const host = options.host ?? '127.0.0.1';
+  let origin = `http://${host}`;
+  const server = createServer((req, res) => {
+    serve(sandbox, origin, req, res).catch(() => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Unexpected sandbox error' } }));
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const handle: SandboxHandle = Object.assign(Object.create(null) as object, sandbox, {
+    url: origin,
+    port,
+    key: sandbox.credentials.key,
+    secret: sandbox.credentials.secret,
+    standardKey: sandbox.credentials.standardKey,
+    standardSecret: sandbox.credentials.standardSecret,
+    close(): Promise<void> {
+      closing ??= (async () => {
+        await sandbox.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  }) as SandboxHandle;
+  Object.defineProperty(handle, 'fixtures', { get: () => sandbox.fixtures, enumerable: true });
+  return handle;
+}
