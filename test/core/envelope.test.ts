@@ -1,0 +1,183 @@
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  DeliveryFailedError,
+  InternalServerError,
+  InvalidResponseError,
+  NotFoundError,
+  NotImplementedError,
+  PartnerClient,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from '../../src/index.js';
+import { fail, ok, startTestServer, type TestServer } from '../helpers/server.js';
+import { clientFor, KEY, SECRET } from '../helpers/server-client.js';
+
+let server: TestServer;
+let client: PartnerClient;
+
+beforeEach(async () => {
+  server = await startTestServer();
+  client = clientFor(server, { maxRetries: 0 });
+});
+
+afterEach(async () => {
+  await client.close();
+  await server.close();
+});
+
+describe('success envelope', () => {
+  it('unwraps data and keeps meta', async () => {
+    server.on('GET /api/v1.1/sims', ok([{ iccid: '1' }], { meta: { page: 1, pageSize: 20, total: 1, totalPages: 1 } }));
+    const result = await client.request({ method: 'GET', path: '/api/v1.1/sims' }).asResult();
+    expect(result.data).toEqual([{ iccid: '1' }]);
+    expect(result.meta).toEqual({ page: 1, pageSize: 20, total: 1, totalPages: 1 });
+  });
+
+  it('returns the body itself on routes outside the envelope', async () => {
+    server.on('POST /api/v3/port-in', { status: 202, json: { transactionId: 'tx_9', statusEndpoint: '/api/v3/transactions/tx_9' } });
+    const data = await client.request({ method: 'POST', path: '/api/v3/port-in', envelope: false, body: {} });
+    expect(data).toEqual({ transactionId: 'tx_9', statusEndpoint: '/api/v3/transactions/tx_9' });
+  });
+
+  it('still maps error envelopes on routes outside the envelope', async () => {
+    server.on('POST /api/v3/port-in', fail(403, 'FORBIDDEN'));
+    await expect(client.request({ method: 'POST', path: '/api/v3/port-in', envelope: false })).rejects.toBeInstanceOf(
+      PermissionDeniedError,
+    );
+  });
+});
+
+describe('error envelope', () => {
+  const cases: Array<[number, string, new (...args: never[]) => ApiError]> = [
+    [400, 'VALIDATION_ERROR', BadRequestError],
+    [403, 'FORBIDDEN', PermissionDeniedError],
+    [404, 'SIM_NOT_FOUND', NotFoundError],
+    [409, 'IDEMPOTENCY_KEY_REUSED', ConflictError],
+    [422, 'INVALID_ROLE', UnprocessableEntityError],
+    [429, 'RATE_LIMITED', RateLimitError],
+    [500, 'INTERNAL_ERROR', InternalServerError],
+    [503, 'INTERNAL_ERROR', InternalServerError],
+    [501, 'NOT_IMPLEMENTED', NotImplementedError],
+    [502, 'DELIVERY_FAILED', DeliveryFailedError],
+    [418, 'TEAPOT', ApiError],
+  ];
+
+  it.each(cases)('maps HTTP %i %s to its class', async (status, code, errorClass) => {
+    server.on('GET /api/v1.1/thing', fail(status, code, { headers: { 'x-request-id': 'req_1' } }));
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(errorClass);
+    expect(error).toMatchObject({ status, code, route: 'GET /api/v1.1/thing' });
+    expect((error as ApiError).headers['x-request-id']).toBe('req_1');
+  });
+
+  it('maps 401 to AuthenticationError after the one re-authentication', async () => {
+    server.on('GET /api/v1.1/thing', fail(401, 'UNAUTHORIZED'));
+    await expect(client.request({ method: 'GET', path: '/api/v1.1/thing' })).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  it('keeps code, message and details.validationErrors', async () => {
+    server.on(
+      'POST /api/v1.1/sms',
+      fail(400, 'VALIDATION_ERROR', { message: 'toNumber is invalid', details: { validationErrors: ['toNumber: not E.164'] } }),
+    );
+    const error = (await client.request({ method: 'POST', path: '/api/v1.1/sms', body: {} }).catch((caught: unknown) => caught)) as BadRequestError;
+    expect(error.message).toBe('toNumber is invalid');
+    expect(error.details).toEqual({ validationErrors: ['toNumber: not E.164'] });
+    expect(error.validationErrors).toEqual(['toNumber: not E.164']);
+  });
+
+  it('gives RateLimitError the Retry-After seconds', async () => {
+    server.on('GET /api/v1.1/thing', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '17' } }));
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ retryAfterSeconds: 17 });
+  });
+});
+
+describe('response validation', () => {
+  const schema = z.object({ iccid: z.string(), status: z.enum(['ACTIVE', 'INACTIVE']) });
+
+  it('rejects data that does not fit the schema, naming the paths', async () => {
+    server.on('GET /api/v1.1/sims/1', ok({ iccid: 1, status: 'GONE' }));
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/sims/1', schema }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues.map((issue) => issue.path).sort()).toEqual(['iccid', 'status']);
+  });
+
+  it('validates once per call', async () => {
+    let runs = 0;
+    const counting = schema.transform((value) => {
+      runs += 1;
+      return value;
+    });
+    server.on('GET /api/v1.1/sims/1', ok({ iccid: '1', status: 'ACTIVE' }));
+    await client.request({ method: 'GET', path: '/api/v1.1/sims/1', schema: counting }).withResponse();
+    expect(runs).toBe(1);
+  });
+
+  it("trusts the server when validateResponses is 'off'", async () => {
+    await client.close();
+    client = clientFor(server, { validateResponses: 'off' });
+    server.on('GET /api/v1.1/sims/1', ok({ iccid: 1 }));
+    await expect(client.request({ method: 'GET', path: '/api/v1.1/sims/1', schema })).resolves.toEqual({ iccid: 1 });
+  });
+});
+
+describe('bodies that are not the JSON envelope (through the fetch option)', () => {
+  const mock = setupServer();
+  const baseUrl = 'https://partner.example.test';
+  let viaFetch: PartnerClient;
+
+  beforeAll(() => mock.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => mock.close());
+  beforeEach(() => {
+    mock.use(
+      http.post(`${baseUrl}/api/v1.1/auth/token`, () =>
+        HttpResponse.json({
+          success: true,
+          data: { access_token: 'tok-msw-5e4d3c2b1a', token_type: 'Bearer', expires_in: 3600, expires_at: new Date(Date.now() + 3_600_000).toISOString() },
+        }),
+      ),
+    );
+    viaFetch = new PartnerClient({ baseUrl, key: KEY, secret: SECRET, fetch: globalThis.fetch, maxRetries: 0 });
+  });
+  afterEach(async () => {
+    mock.resetHandlers();
+    await viaFetch.close();
+  });
+
+  it('turns an HTML 502 from a proxy into a typed error, not a SyntaxError', async () => {
+    mock.use(http.get(`${baseUrl}/api/v1.1/sims`, () => new HttpResponse('<html><body>Bad Gateway</body></html>', { status: 502, headers: { 'content-type': 'text/html' } })));
+    const error = await viaFetch.request({ method: 'GET', path: '/api/v1.1/sims' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeliveryFailedError);
+    expect(error).toMatchObject({ status: 502, code: 'INVALID_RESPONSE' });
+  });
+
+  it('keeps the status class for a non-JSON 503, so it stays retryable', async () => {
+    mock.use(http.get(`${baseUrl}/api/v1.1/sims`, () => new HttpResponse('Service Unavailable', { status: 503 })));
+    const error = await viaFetch.request({ method: 'GET', path: '/api/v1.1/sims' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).toMatchObject({ code: 'INVALID_RESPONSE' });
+  });
+
+  it('turns a truncated JSON body into InvalidResponseError', async () => {
+    mock.use(http.get(`${baseUrl}/api/v1.1/sims`, () => new HttpResponse('{"success":true,"data":[{"icc', { status: 200, headers: { 'content-type': 'application/json' } })));
+    const error = await viaFetch.request({ method: 'GET', path: '/api/v1.1/sims' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).not.toBeInstanceOf(SyntaxError);
+    expect(error).toMatchObject({ status: 200, code: 'INVALID_RESPONSE' });
+  });
+
+  it('turns JSON without the envelope into InvalidResponseError', async () => {
+    mock.use(http.get(`${baseUrl}/api/v1.1/sims`, () => HttpResponse.json([1, 2, 3])));
+    await expect(viaFetch.request({ method: 'GET', path: '/api/v1.1/sims' })).rejects.toBeInstanceOf(InvalidResponseError);
+  });
+});

@@ -1,0 +1,149 @@
+import { createServer } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConnectionError, InternalServerError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
+import type { Logger } from '../../src/index.js';
+import { fail, ok, startTestServer, type TestServer } from '../helpers/server.js';
+import { clientFor, elapsedSince, KEY, SECRET } from '../helpers/server-client.js';
+
+const THING = 'GET /api/v1.1/thing';
+const getThing = (client: PartnerClient, maxRetries?: number) =>
+  client.request({ method: 'GET', path: '/api/v1.1/thing', ...(maxRetries === undefined ? {} : { maxRetries }) });
+
+let server: TestServer;
+let client: PartnerClient;
+
+beforeEach(async () => {
+  server = await startTestServer();
+  client = clientFor(server);
+});
+
+afterEach(async () => {
+  await client.close();
+  await server.close();
+});
+
+function recordingLogger(): Logger & { lines: Array<{ level: string; message: string }> } {
+  const lines: Array<{ level: string; message: string }> = [];
+  const log = (level: string) => (message: string) => void lines.push({ level, message });
+  return { lines, debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+async function closedPortUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+describe('what is retried', () => {
+  it('retries a GET after 500 and 503 and returns the success', async () => {
+    server.on(THING, [fail(500, 'INTERNAL_ERROR'), fail(503, 'INTERNAL_ERROR'), ok({ done: true })]);
+    await expect(getThing(client)).resolves.toEqual({ done: true });
+    expect(server.requestsTo(THING)).toHaveLength(3);
+  });
+
+  it('makes at most maxRetries + 1 attempts (default 2 retries) and throws the typed error', async () => {
+    server.on(THING, fail(500, 'INTERNAL_ERROR'));
+    await expect(getThing(client)).rejects.toBeInstanceOf(InternalServerError);
+    expect(server.requestsTo(THING)).toHaveLength(3);
+  });
+
+  it('honours a per-call maxRetries', async () => {
+    server.on(THING, fail(500, 'INTERNAL_ERROR'));
+    await expect(getThing(client, 0)).rejects.toBeInstanceOf(InternalServerError);
+    expect(server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it.each([
+    [400, 'VALIDATION_ERROR'],
+    [403, 'FORBIDDEN'],
+    [404, 'NOT_FOUND'],
+    [409, 'CONFLICT'],
+    [422, 'INVALID_ROLE'],
+    [501, 'NOT_IMPLEMENTED'],
+    [502, 'DELIVERY_FAILED'],
+  ])('never retries HTTP %i %s', async (status, code) => {
+    server.on(THING, fail(status, code));
+    await expect(getThing(client)).rejects.toMatchObject({ status, code });
+    expect(server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it('retries a GET that timed out', async () => {
+    server.on(THING, [{ hang: true }, ok({ done: true })]);
+    await client.close();
+    client = clientFor(server, { timeoutMs: 150 });
+    await expect(getThing(client)).resolves.toEqual({ done: true });
+    expect(server.requestsTo(THING)).toHaveLength(2);
+  });
+});
+
+describe('Retry-After', () => {
+  it('waits the full Retry-After before retrying a 429', async () => {
+    server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok({ done: true })]);
+    const start = performance.now();
+    await expect(getThing(client)).resolves.toEqual({ done: true });
+    expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000);
+    const [first, second] = server.requestsTo(THING);
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('throws RateLimitError with retryAfterSeconds after the last attempt', async () => {
+    server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }));
+    const error = await getThing(client, 1).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterSeconds).toBe(1);
+    expect(server.requestsTo(THING)).toHaveLength(2);
+  });
+});
+
+describe('writes without idempotency', () => {
+  const post = (target: PartnerClient) => target.request({ method: 'POST', path: '/api/v1.1/thing', body: { a: 1 } });
+
+  it('does not retry a plain POST after a 500', async () => {
+    server.on('POST /api/v1.1/thing', fail(500, 'INTERNAL_ERROR'));
+    await expect(post(client)).rejects.toBeInstanceOf(InternalServerError);
+    expect(server.requestsTo('POST /api/v1.1/thing')).toHaveLength(1);
+  });
+
+  it('does not retry a plain POST that timed out', async () => {
+    server.on('POST /api/v1.1/thing', { hang: true });
+    await client.close();
+    client = clientFor(server, { timeoutMs: 150 });
+    await expect(post(client)).rejects.toBeInstanceOf(TimeoutError);
+    expect(server.requestsTo('POST /api/v1.1/thing')).toHaveLength(1);
+  });
+
+  it('retries a plain POST when the connection was refused (never sent)', async () => {
+    const logger = recordingLogger();
+    const refused = new PartnerClient({ baseUrl: await closedPortUrl(), maxRetries: 2, logger, rateLimit: false });
+    const error = await refused
+      .request({ method: 'POST', path: '/api/v1.1/port-in/eligibility', auth: false, body: {} })
+      .catch((caught: unknown) => caught);
+    await refused.close();
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ requestNotSent: true });
+    expect(logger.lines.filter((line) => line.level === 'warn' && line.message.startsWith('retrying'))).toHaveLength(2);
+  });
+});
+
+describe('backoff', () => {
+  it('logs each retry as a warning naming the route and the wait', async () => {
+    const logger = recordingLogger();
+    await client.close();
+    client = new PartnerClient({ baseUrl: server.url, key: KEY, secret: SECRET, logger });
+    server.on(THING, [fail(500, 'INTERNAL_ERROR'), ok({ done: true })]);
+    await getThing(client);
+    const warnings = logger.lines.filter((line) => line.level === 'warn');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toMatch(/^retrying GET \/api\/v1\.1\/thing in \d+ ms$/);
+  });
+
+  it('waits less than the 500 ms × 2^n cap between attempts (full jitter)', async () => {
+    server.on(THING, [fail(500, 'INTERNAL_ERROR'), fail(500, 'INTERNAL_ERROR'), ok({ done: true })]);
+    const start = performance.now();
+    await getThing(client);
+    // First wait < 500 ms, second < 1000 ms, plus request time.
+    expect(elapsedSince(start)).toBeLessThan(1500 + 500);
+  });
+});
