@@ -159,9 +159,18 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
   /** Closes the connection; frames already queued are dropped. */
   close(code = 1000, reason = ''): void {
     this.#queue.length = 0;
+    // A paused socket could never read the peer's answer to the close frame.
+    if (this.#socket.isPaused) this.#socket.resume();
     if (this.#socket.readyState === this.#socket.OPEN || this.#socket.readyState === this.#socket.CONNECTING) {
       this.#socket.close(code, reason);
     }
+    this.#end();
+  }
+
+  /** Drops the connection without a closing handshake. */
+  terminate(): void {
+    this.#queue.length = 0;
+    this.#socket.terminate();
     this.#end();
   }
 

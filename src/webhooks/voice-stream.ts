@@ -100,13 +100,26 @@ export class VoiceStreamReceiver {
     }
   }
 
-  /** Hangs up every live call (1001 going away) and stops accepting new ones. */
-  async close(): Promise<void> {
+  /**
+   * Hangs up every live call (1001 going away) and stops accepting new ones; calls whose peer
+   * does not finish the closing handshake within `graceMs` are dropped.
+   */
+  async close(graceMs = 1000): Promise<void> {
     this.#closed = true;
     this.#waiting.length = 0;
     for (const call of this.#live) call.close(1001, 'receiver closing');
     this.#wakeConsumer?.();
-    await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), graceMs);
+      timer.unref();
+    });
+    if ((await Promise.race([closed, late])) === 'late') {
+      for (const call of this.#live) call.terminate();
+      await closed;
+    }
+    clearTimeout(timer);
   }
 }
 
