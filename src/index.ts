@@ -64,3 +64,20 @@ export type {
 export type { PlanPurchaseResult } from './resources/plans.js';
 export type { PortInResult } from './resources/port-ins.js';
 export type { TopUpResult } from './resources/billing.js';
+export { verifySignature } from './webhooks/verify.js';
+export { signPayload } from './webhooks/sign.js';
+export { constructEvent } from './webhooks/events.js';
+export type { VerifyOptions, VerifiedSignature, WebhookSecret } from './webhooks/verify.js';
+export type { SignOptions } from './webhooks/sign.js';
+export type { ConstructEventOptions } from './webhooks/events.js';
+export type {
+  DeliveryInfo,
+  SmsEvent,
+  UnknownEvent,
+  VoiceEvent,
+  VoiceTestCompletedData,
+  VoiceTestCompletedEvent,
+  WebhookEvent,
+  WebhookEventType,
+  WebhookTestEvent,
+} from './webhooks/event-types.js';
