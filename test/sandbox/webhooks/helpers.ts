@@ -30,7 +30,8 @@ async function call(url: string, method: string, body: unknown, token?: string) 
  * exactly by advance(); pass a larger timeScale for paced work such as voice streams.
  */
 export async function startHarness(options: Parameters<typeof startSandbox>[0] = {}): Promise<Harness> {
-  const sandbox = await startSandbox({ port: 0, timeScale: 1e-6, ...options });
+  // A token that outlives every advance() of a test.
+  const sandbox = await startSandbox({ port: 0, timeScale: 1e-6, tokenTtlSeconds: 1e9, ...options });
   const auth = await call(`${sandbox.url}/api/v1.1/auth/token`, 'POST', { key: sandbox.key, secret: sandbox.secret });
   const token: string = auth.body.data.access_token;
   return {

@@ -1,0 +1,256 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { settle, signatureMatches, startHarness, startReceiver, waitFor, type Harness, type Receiver } from './helpers.js';
+
+let h: Harness;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  h = await startHarness({ rateLimit: false });
+});
+afterAll(async () => {
+  await h.sandbox.close();
+});
+beforeEach(async () => {
+  await h.control('POST', '/_sandbox/reset');
+});
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+async function receiver(answers: number[] = [200]): Promise<Receiver> {
+  const r = await startReceiver(answers);
+  receivers.push(r);
+  return r;
+}
+
+const telstra = { operator: 'Telstra', network: 'Telstra 4G' };
+
+async function register(body: Record<string, unknown>): Promise<{ id: string; signingSecret: string }> {
+  const res = await h.api('POST', '/api/v1.1/webhooks', { ...telstra, ...body });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+async function deliveries(query = ''): Promise<any[]> {
+  const res = await h.api('GET', `/api/v1.1/webhook-deliveries${query}`);
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+async function attemptsOf(deliveryId: string): Promise<number> {
+  return (await deliveries()).find((d) => d.deliveryId === deliveryId)?.attempt ?? -1;
+}
+
+describe('test deliveries', () => {
+  it('goes to the first configured URL in the order messageUrl, callbackMessageUrl, voiceUrl, callbackVoiceUrl', async () => {
+    const callback = await receiver();
+    const voice = await receiver();
+    const stream = await receiver();
+    const { id, signingSecret } = await register({
+      eventType: 'both',
+      webhookUrls: { voiceUrl: `${voice.url}/v`, callbackMessageUrl: `${callback.url}/c`, voiceStreamUrl: stream.url },
+    });
+    const res = await h.api('POST', `/api/v1.1/webhooks/${id}/test`, { eventType: 'webhook.test' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ webhookId: id, eventType: 'webhook.test', status: 'DELIVERED', responseCode: 200, attempt: 1 });
+    expect(callback.received).toHaveLength(1);
+    expect(voice.received).toHaveLength(0);
+    expect(stream.received).toHaveLength(0);
+    const [request] = callback.received;
+    expect(request?.path).toBe('/c');
+    expect(signatureMatches(request!.rawBody, request!.headers['x-service-signature'], signingSecret)).toBe(true);
+    expect(JSON.parse(request!.rawBody)).toMatchObject({ event: 'webhook.test', webhookId: id, ...telstra });
+
+    const { id: voiceOnly } = await register({
+      operator: 'Optus',
+      network: 'Optus 4G',
+      eventType: 'voice',
+      webhookUrls: { callbackVoiceUrl: `${voice.url}/cv`, voiceStreamUrl: stream.url },
+    });
+    expect((await h.api('POST', `/api/v1.1/webhooks/${voiceOnly}/test`, { eventType: 'webhook.test' })).status).toBe(200);
+    expect(voice.received.map((r) => r.path)).toEqual(['/cv']);
+  });
+
+  it('answers 502 DELIVERY_FAILED without details when the endpoint fails, makes one attempt and records it', async () => {
+    const failing = await receiver([500]);
+    const { id } = await register({ eventType: 'sms', webhookUrls: { messageUrl: failing.url } });
+    const res = await h.api('POST', `/api/v1.1/webhooks/${id}/test`, { eventType: 'webhook.test' });
+    expect(res.status).toBe(502);
+    expect(res.body.error.code).toBe('DELIVERY_FAILED');
+    expect(res.body.error).not.toHaveProperty('details');
+    await h.advance(3_600_000);
+    await settle();
+    expect(failing.received).toHaveLength(1);
+    const [record] = await deliveries(`?webhookId=${id}`);
+    expect(record).toMatchObject({ eventType: 'webhook.test', status: 'FAILED', responseCode: 500, attempt: 1 });
+  });
+
+  it('does not count failed tests toward suspension', async () => {
+    const failing = await receiver([503]);
+    const { id } = await register({ eventType: 'sms', webhookUrls: { messageUrl: failing.url } });
+    for (let i = 0; i < 12; i++) {
+      expect((await h.api('POST', `/api/v1.1/webhooks/${id}/test`, { eventType: 'webhook.test' })).status).toBe(502);
+    }
+    expect((await h.api('GET', `/api/v1.1/webhooks/${id}`)).body.data.status).toBe('active');
+  });
+});
+
+describe('inbound event deliveries', () => {
+  it('signs each SMS delivery per part 6 and presents the bearer credential', async () => {
+    const sink = await receiver();
+    const { id, signingSecret } = await register({
+      eventType: 'sms',
+      authentication: { type: 'bearer', token: 'receiver-token' },
+      webhookUrls: { messageUrl: `${sink.url}/sms` },
+    });
+    const sent = await h.control('POST', '/_sandbox/events/sms', {
+      ...telstra,
+      from: '+61400000001',
+      to: '+61400000002',
+      text: 'hello',
+    });
+    expect(sent.status).toBe(202);
+    expect(sent.body.deliveries).toEqual([{ deliveryId: expect.any(String), webhookId: id, target: 'messageUrl' }]);
+    await waitFor(() => sink.received.length === 1, 'the SMS delivery');
+    const [request] = sink.received;
+    const headers = request!.headers;
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers.authorization).toBe('Bearer receiver-token');
+    expect(headers['x-service-signature']).toBe(
+      `t=${headers['x-service-timestamp']},v1=${(headers['x-service-signature'] as string).split('v1=')[1]}`,
+    );
+    expect(signatureMatches(request!.rawBody, headers['x-service-signature'], signingSecret)).toBe(true);
+    expect(signatureMatches(`${request!.rawBody} `, headers['x-service-signature'], signingSecret)).toBe(false);
+    expect(JSON.parse(request!.rawBody)).toEqual({
+      event: 'sms.received',
+      messageId: expect.stringMatching(/^msg_/),
+      ...telstra,
+      from: '+61400000001',
+      to: '+61400000002',
+      text: 'hello',
+      receivedAt: expect.any(String),
+    });
+    await waitFor(async () => (await deliveries())[0]?.status === 'DELIVERED', 'the DELIVERED record');
+    const [record] = await deliveries();
+    expect(record).toEqual({
+      deliveryId: sent.body.deliveries[0].deliveryId,
+      webhookId: id,
+      eventType: 'sms.received',
+      status: 'DELIVERED',
+      responseCode: 200,
+      attempt: 1,
+      deliveredAt: expect.any(String),
+      createdAt: expect.any(String),
+    });
+  });
+
+  it('presents basic and api_key credentials as documented', async () => {
+    const sink = await receiver();
+    await register({
+      eventType: 'voice',
+      authentication: { type: 'basic', username: 'u', password: 'p' },
+      webhookUrls: { voiceUrl: sink.url },
+    });
+    await register({
+      operator: 'Optus',
+      network: 'Optus 4G',
+      eventType: 'voice',
+      authentication: { type: 'api_key', key: 'k-1' },
+      webhookUrls: { voiceUrl: sink.url },
+    });
+    await h.control('POST', '/_sandbox/events/voice', { ...telstra, to: '+61400000009' });
+    await h.control('POST', '/_sandbox/events/voice', { operator: 'Optus', network: 'Optus 4G', to: '+61400000009' });
+    await waitFor(() => sink.received.length === 2, 'both voice deliveries');
+    const byOperator = Object.fromEntries(sink.received.map((r) => [JSON.parse(r.rawBody).operator, r.headers]));
+    expect(byOperator.Telstra?.authorization).toBe(`Basic ${Buffer.from('u:p').toString('base64')}`);
+    expect(byOperator.Optus?.['x-api-key']).toBe('k-1');
+    expect(byOperator.Optus?.authorization).toBeUndefined();
+  });
+
+  it('delivers only to active registrations of that operator and network whose eventType covers the event', async () => {
+    const sink = await receiver();
+    const urls = { messageUrl: `${sink.url}/m`, callbackMessageUrl: `${sink.url}/cm`, voiceUrl: `${sink.url}/v`, callbackVoiceUrl: `${sink.url}/cv` };
+    await register({ eventType: 'sms', webhookUrls: urls });
+    await register({ network: 'Telstra 5G', eventType: 'voice', webhookUrls: urls });
+    await register({ operator: 'Optus', network: 'Optus 4G', eventType: 'both', webhookUrls: urls, status: 'suspended' });
+    await h.control('POST', '/_sandbox/events/sms', telstra);
+    await h.control('POST', '/_sandbox/events/sms', { operator: 'Telstra', network: 'Telstra 5G' });
+    await h.control('POST', '/_sandbox/events/sms', { operator: 'Optus', network: 'Optus 4G' });
+    await h.control('POST', '/_sandbox/events/voice', { operator: 'Telstra', network: 'Telstra 5G', to: '+61400000009' });
+    await waitFor(() => sink.received.length === 4, 'four deliveries');
+    await settle();
+    expect(sink.received.map((r) => `${r.path} ${JSON.parse(r.rawBody).event}`).sort()).toEqual([
+      '/cm sms.received',
+      '/cv voice.call',
+      '/m sms.received',
+      '/v voice.call',
+    ]);
+  });
+});
+
+describe('retry schedules on the sandbox clock', () => {
+  async function expectRetryAfter(deliveryId: string, delayMs: number, attemptsBefore: number): Promise<void> {
+    await h.advance(delayMs - 1);
+    await settle();
+    expect(await attemptsOf(deliveryId)).toBe(attemptsBefore);
+    await h.advance(1);
+    await waitFor(async () => (await attemptsOf(deliveryId)) === attemptsBefore + 1, `attempt ${attemptsBefore + 1}`);
+  }
+
+  const cases = [
+    { backoffStrategy: 'fixed', gapsSeconds: [7, 7, 7] },
+    { backoffStrategy: 'linear', gapsSeconds: [7, 14, 21] },
+    { backoffStrategy: 'exponential', gapsSeconds: [7, 14, 28] },
+  ] as const;
+
+  for (const { backoffStrategy, gapsSeconds } of cases) {
+    it(`retries a failing delivery ${backoffStrategy} (${gapsSeconds.join(' s, ')} s), maxAttempts retries after the first`, async () => {
+      const failing = await receiver([500]);
+      await register({
+        eventType: 'sms',
+        webhookUrls: { messageUrl: failing.url },
+        retryPolicy: { maxAttempts: 3, backoffStrategy, initialDelaySeconds: 7, maxDelaySeconds: 60 },
+      });
+      const sent = await h.control('POST', '/_sandbox/events/sms', telstra);
+      const deliveryId: string = sent.body.deliveries[0].deliveryId;
+      await waitFor(async () => (await attemptsOf(deliveryId)) === 1, 'the first attempt');
+      for (const [i, gap] of gapsSeconds.entries()) await expectRetryAfter(deliveryId, gap * 1000, i + 1);
+      await h.advance(3_600_000);
+      await settle();
+      expect(failing.received).toHaveLength(4);
+      const [record] = await deliveries();
+      expect(record).toMatchObject({ status: 'FAILED', attempt: 4, responseCode: 500 });
+      const bodies = new Set(failing.received.map((r) => r.rawBody));
+      expect(bodies.size).toBe(1);
+    });
+  }
+
+  it('caps every delay at maxDelaySeconds', async () => {
+    const failing = await receiver([500]);
+    await register({
+      eventType: 'sms',
+      webhookUrls: { messageUrl: failing.url },
+      retryPolicy: { maxAttempts: 3, backoffStrategy: 'exponential', initialDelaySeconds: 40, maxDelaySeconds: 60 },
+    });
+    const sent = await h.control('POST', '/_sandbox/events/sms', telstra);
+    const deliveryId: string = sent.body.deliveries[0].deliveryId;
+    await waitFor(async () => (await attemptsOf(deliveryId)) === 1, 'the first attempt');
+    await expectRetryAfter(deliveryId, 40_000, 1);
+    await expectRetryAfter(deliveryId, 60_000, 2);
+    await expectRetryAfter(deliveryId, 60_000, 3);
+  });
+
+  it('stops retrying once an attempt answers 2xx', async () => {
+    const flaky = await receiver([500, 502, 204]);
+    await register({ eventType: 'sms', webhookUrls: { messageUrl: flaky.url }, retryPolicy: { backoffStrategy: 'fixed', initialDelaySeconds: 1 } });
+    const sent = await h.control('POST', '/_sandbox/events/sms', telstra);
+    const deliveryId: string = sent.body.deliveries[0].deliveryId;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await waitFor(async () => (await attemptsOf(deliveryId)) === attempt, `attempt ${attempt}`);
+      await h.advance(1000);
+    }
+    await settle();
+    expect(flaky.received).toHaveLength(3);
+    expect((await deliveries())[0]).toMatchObject({ status: 'DELIVERED', attempt: 3, responseCode: 204 });
+  });
+});
