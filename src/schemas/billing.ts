@@ -9,11 +9,13 @@ export type CreditBalance = z.infer<typeof creditBalanceSchema>;
 
 /**
  * Body of POST /api/v1.1/top-up: not shown. The credit balance names amount and currency, so
- * those are the typed fields (amount positive); anything else is passed through.
+ * those are the typed fields (amount positive, currency a lower-case code, the account's own when
+ * omitted); an iccid targets one SIM; anything else is passed through.
  */
 export const topUpParamsSchema = z.looseObject({
   amount: z.number().positive(),
-  currency: z.string().min(1),
+  currency: z.string().regex(/^[a-z]{3}$/, 'must be a lower-case currency code such as usd').optional(),
+  iccid: z.string().min(1).optional(),
 });
 
 export type TopUpParams = z.input<typeof topUpParamsSchema>;

@@ -10,13 +10,11 @@ export const esimActivationSchema = z.looseObject({
 export type EsimActivation = z.infer<typeof esimActivationSchema>;
 
 /**
- * Body of POST /api/v1.1/esim: not shown. A plan to provision (planId = the plan's productId)
- * and the operator/network the spec names for plans are typed; anything else is passed through.
+ * Body of POST /api/v1.1/esim: not shown. The plan to provision (planId = the plan's productId)
+ * and the end user to assign it to (email) are typed; anything else is passed through.
  */
 export const esimProvisionParamsSchema = z.looseObject({
   planId: z.string().min(1).optional(),
-  operator: z.string().min(1).optional(),
-  network: z.string().min(1).optional(),
   email: z.email().optional(),
 });
 

@@ -25,22 +25,24 @@ export const planSchema = z.looseObject({
 export type Plan = z.infer<typeof planSchema>;
 
 /**
- * Body of a plan purchase (v1.1 and v3): not shown. The fields the spec names elsewhere are typed
- * (the plan's productId as planId, the target SIM's iccid); anything else is passed through.
+ * Body of a plan purchase (v1.1 and v3): not shown. A purchase needs a plan and a SIM, named as
+ * elsewhere in the spec (the plan's productId as planId, the SIM's iccid); other fields pass through.
  */
 export const planPurchaseParamsSchema = z.looseObject({
-  planId: z.string().min(1).optional(),
-  iccid: z.string().min(1).optional(),
-  autoTopUp: z.boolean().optional(),
+  planId: z.string().min(1),
+  iccid: z.string().min(1),
 });
 
 export type PlanPurchaseParams = z.input<typeof planPurchaseParamsSchema>;
 
-/** Result of the synchronous purchase: not shown; subscription-like fields are typed when present. */
+/** Result of the synchronous purchase: not shown; the order's fields are typed when present. */
 export const planPurchaseSchema = z.looseObject({
   orderId: z.string().optional(),
   iccid: z.string().optional(),
+  planId: z.string().optional(),
   status: z.string().optional(),
+  amount: z.number().optional(),
+  currency: z.string().optional(),
 });
 
 export type PlanPurchase = z.infer<typeof planPurchaseSchema>;

@@ -10,7 +10,7 @@ export const teamMemberSchema = z.looseObject({
   email: z.string(),
   role: z.string(),
   status: z.string(),
-  departments: z.array(z.unknown()).optional(),
+  departments: z.array(z.string()).optional(),
 });
 
 export type TeamMember = z.infer<typeof teamMemberSchema>;
@@ -29,14 +29,15 @@ export const teamMemberListParamsSchema = paginationParamsSchema;
 export type TeamMemberListParams = z.input<typeof teamMemberListParamsSchema>;
 
 /**
- * Body of POST /api/v1.1/team-members: not shown. The team member's own fields: email is
- * required (it is the member's key), name, role and departments are passed when given.
+ * Body of POST /api/v1.1/team-members: not shown. The team member's own fields: name, email and
+ * role (for example Admin; the server answers 422 INVALID_ROLE for others), departments for
+ * Standard Admin members.
  */
 export const teamMemberCreateParamsSchema = z.looseObject({
+  name: z.string().trim().min(1),
   email: z.email(),
-  name: z.string().min(1).optional(),
-  role: z.string().min(1).optional(),
-  departments: z.array(z.unknown()).optional(),
+  role: z.string().trim().min(1),
+  departments: z.array(z.string()).optional(),
 });
 
 export type TeamMemberCreateParams = z.input<typeof teamMemberCreateParamsSchema>;
