@@ -1,4 +1,4 @@
-import { tokenResponseSchema } from '../schemas/token.js';
+import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
 import { TokenManager } from './auth.js';
 import { Call, type Pipeline } from './call.js';
 import { ConfigurationError } from './errors.js';
@@ -7,7 +7,7 @@ import { LevelLogger } from './logger.js';
 import type { ClientOptions } from './options.js';
 import { LocalRateLimiter, type RateLimiter } from './rate-limit.js';
 import { Scrubber, assertSecureBaseUrl } from './redact.js';
-import type { ApiResult, RequestSpec, Transport } from './request.js';
+import type { ApiResult, RequestOptions, RequestSpec, Transport } from './request.js';
 import { FetchWire, UndiciWire } from './wire.js';
 
 const TOKEN_PATH = '/api/v1.1/auth/token';
@@ -108,6 +108,20 @@ export class HttpTransport implements Transport {
 
   /** spec part 5 rule 1. A 401 here is final: AuthenticationError, no re-authentication loop. */
   #exchange() {
+    return this.#runExchange(undefined).then((result) => result.data);
+  }
+
+  /** `client.auth.token()`: one explicit exchange with the client's credentials, the token response as on the wire. */
+  exchangeToken(options?: RequestOptions): Promise<ApiResult<TokenResponse>> {
+    try {
+      if (!this.#pipeline) this.#build();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#runExchange(options);
+  }
+
+  #runExchange(options: RequestOptions | undefined): Promise<ApiResult<TokenResponse>> {
     const pipeline = this.#pipeline;
     if (!pipeline) return Promise.reject(new ConfigurationError('the client is closed'));
     this.#key ??= fromEnv('PARTNER_API_KEY');
@@ -121,7 +135,7 @@ export class HttpTransport implements Transport {
     }
     pipeline.scrubber.add(this.#key);
     pipeline.scrubber.add(this.#secret);
-    const spec: RequestSpec<typeof tokenResponseSchema._output> = {
+    const spec: RequestSpec<TokenResponse> = {
       method: 'POST',
       path: TOKEN_PATH,
       route: `POST ${TOKEN_PATH}`,
@@ -130,13 +144,10 @@ export class HttpTransport implements Transport {
       envelope: true,
       idempotent: false,
       schema: tokenResponseSchema,
+      options,
     };
     // The exchange has no side effect, so it is retried like a read.
-    return new Call(pipeline, spec, true).run().then((result) => result.data);
-  }
-
-  [inspectSymbol](): string {
-    return `HttpTransport ${this.describe()}`;
+    return new Call(pipeline, spec, true).run();
   }
 
   /** Only what is safe to print: never the key, the secret, the token or credentials in the URL. */
