@@ -1,0 +1,49 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { settle, startHarness, startReceiver, waitFor, type Receiver } from './helpers.js';
+
+const receivers: Receiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+describe('close()', () => {
+  it('cancels pending retries, voice quality schedules and open voice streams', async () => {
+    const h = await startHarness({ timeScale: 1 });
+    const failing = await startReceiver([500]);
+    receivers.push(failing);
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    let streamClosed = false;
+    wss.on('connection', (socket) => socket.on('close', () => (streamClosed = true)));
+    try {
+      await h.api('POST', '/api/v1.1/webhooks', {
+        operator: 'Telstra',
+        network: 'Telstra 4G',
+        eventType: 'both',
+        webhookUrls: {
+          messageUrl: failing.url,
+          voiceStreamUrl: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/s`,
+        },
+      });
+      await h.control('POST', '/_sandbox/voice-quality/webhooks', { url: failing.url });
+      await h.control('POST', '/_sandbox/events/sms', { operator: 'Telstra', network: 'Telstra 4G' });
+      await h.control('POST', '/_sandbox/voice-quality/tests', { iccid: h.sandbox.fixtures.physicalIccid });
+      const stream = h.control('POST', '/_sandbox/voice-stream', { operator: 'Telstra', network: 'Telstra 4G', durationMs: 600_000 });
+      stream.catch(() => undefined);
+      await waitFor(() => failing.received.length === 2 && wss.clients.size === 1, 'deliveries and the stream to start');
+
+      const started = Date.now();
+      await h.sandbox.close();
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(h.sandbox.ctx.clock.pendingTimers).toBe(0);
+      await waitFor(() => streamClosed, 'the stream socket to close');
+      await settle(100);
+      expect(failing.received).toHaveLength(2);
+    } finally {
+      await h.sandbox.close();
+      await new Promise((resolve) => wss.close(resolve));
+    }
+  });
+});
