@@ -106,18 +106,25 @@ export class Call<T> {
     const spec = this.#spec;
     let replayed = false;
     for (;;) {
+      // The token comes first: the exchange itself passes the account gate, so it must not
+      // wait behind a slot this call already holds.
+      let token: string | undefined;
+      if (spec.auth) {
+        token = pipeline.tokens.current() ?? (await pipeline.tokens.fetch(this.#signal));
+        this.#headers['authorization'] = `Bearer ${token}`;
+      }
       if (pipeline.limiter) {
         const admitted = pipeline.limiter.acquire(spec.route, this.#signal);
         if (admitted) await admitted;
       }
       // The deadline runs from the first admission: queueing behind our own limiter is pacing, not a retry.
       if (this.#deadlineAt === 0) this.#deadlineAt = monotonicNow() + this.#budgetMs();
-      let token: string | undefined;
-      if (spec.auth) {
-        token = pipeline.tokens.current() ?? (await pipeline.tokens.fetch(this.#signal));
-        this.#headers['authorization'] = `Bearer ${token}`;
+      let response: WireResponse;
+      try {
+        response = await this.#send();
+      } finally {
+        pipeline.limiter?.release(spec.route);
       }
-      const response = await this.#send();
       const info = responseInfo(response.status, response.headers);
       if (pipeline.limiter && info.rateLimit) pipeline.limiter.observe(spec.route, info.rateLimit);
       if (response.status === 401 && spec.auth && !replayed) {

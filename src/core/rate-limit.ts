@@ -10,6 +10,8 @@ import { monotonicNow } from './sleep.js';
 export interface RateLimiter {
   /** Resolves when `route` may send; undefined when it may send right now (no promise needed). */
   acquire(route: string, signal?: AbortSignal): Promise<void> | undefined;
+  /** Once per successful `acquire`, when that request is over. */
+  release(route: string): void;
   /** Follows the server's X-RateLimit-* headers (spec part 9 rule 4). */
   observe(route: string, info: RateLimitInfo): void;
   /** Holds every call of `route` for `ms` (a 429's Retry-After). */
@@ -43,15 +45,19 @@ interface Waiter {
 }
 
 /**
- * At most `limit` admissions in any `windowMs` (a sliding log), so that no fixed window of the
- * server, however it is aligned with ours, sees more than the limit. Admission is synchronous
- * while capacity remains; a timer exists only while someone waits.
+ * At most `limit` requests in any `windowMs`, counted the conservative way: a slot is taken at
+ * admission and stays taken until `windowMs` after the answer came back. The server counts a
+ * request when it arrives, somewhere between those two instants, so no fixed window of the
+ * server, however aligned with ours and whatever the latency jitter, sees more than the limit.
+ * Admission is synchronous while capacity remains; a timer exists only while someone waits.
  */
 export class WindowGate {
   readonly limit: number;
   readonly windowMs: number;
+  /** Completion times of the requests that still count against the window, oldest first. */
   #log: number[] = [];
   #head = 0;
+  #inflight = 0;
   #pausedUntil = 0;
   #waiters: Waiter[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -61,7 +67,7 @@ export class WindowGate {
     this.windowMs = limit.windowMs;
   }
 
-  /** 0 when admitted (and recorded), else the milliseconds until a slot may free up. */
+  /** 0 when admitted, else the milliseconds until a slot may free up (Infinity: at the next release). */
   #take(now: number): number {
     if (now < this.#pausedUntil) return this.#pausedUntil - now;
     if (this.limit === Number.POSITIVE_INFINITY) return 0;
@@ -72,11 +78,23 @@ export class WindowGate {
       log.splice(0, this.#head);
       this.#head = 0;
     }
-    if (log.length - this.#head < this.limit) {
-      log.push(now);
+    const counted = log.length - this.#head;
+    if (this.#inflight + counted < this.limit) {
+      this.#inflight += 1;
       return 0;
     }
-    return (log[this.#head] as number) + this.windowMs - now;
+    return counted > 0 ? (log[this.#head] as number) + this.windowMs - now : Number.POSITIVE_INFINITY;
+  }
+
+  /** The admitted request is over (answered, failed or abandoned): its slot now ages out of the window. */
+  release(): void {
+    if (this.limit === Number.POSITIVE_INFINITY) return;
+    this.#inflight -= 1;
+    this.#log.push(monotonicNow());
+    if (this.#waiters.length > 0) {
+      this.#clearTimer();
+      this.#drain();
+    }
   }
 
   acquire(signal?: AbortSignal): Promise<void> | undefined {
@@ -116,7 +134,7 @@ export class WindowGate {
     while (this.#waiters.length > 0) {
       const wait = this.#take(monotonicNow());
       if (wait > 0) {
-        this.#timer = setTimeout(this.#drain, Math.ceil(wait));
+        if (wait !== Number.POSITIVE_INFINITY) this.#timer = setTimeout(this.#drain, Math.ceil(wait));
         return;
       }
       const waiter = this.#waiters.shift() as Waiter;
@@ -191,8 +209,23 @@ export class LocalRateLimiter implements RateLimiter {
   acquire(route: string, signal?: AbortSignal): Promise<void> | undefined {
     const gate = this.#endpointGate(route, this.#limitKey(route) !== undefined);
     const pending = gate?.acquire(signal);
-    if (pending) return pending.then(() => this.#accountGate().acquire(signal));
-    return this.#accountGate().acquire(signal);
+    if (!pending) return this.#accountAfter(gate, signal);
+    return pending.then(() => this.#accountAfter(gate, signal));
+  }
+
+  /** The account gate, awaited after the endpoint's; gives the endpoint slot back if the wait fails. */
+  #accountAfter(endpoint: WindowGate | undefined, signal: AbortSignal | undefined): Promise<void> | undefined {
+    const pending = this.#accountGate().acquire(signal);
+    if (!pending || !endpoint) return pending;
+    return pending.catch((error: unknown) => {
+      endpoint.release();
+      throw error;
+    });
+  }
+
+  release(route: string): void {
+    this.#endpointGate(route, false)?.release();
+    this.#accountGate().release();
   }
 
   observe(route: string, info: RateLimitInfo): void {

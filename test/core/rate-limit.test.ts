@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PartnerClient } from '../../src/index.js';
+import { fail, ok, type RecordedRequest, type Reply, startTestServer, type TestServer } from '../helpers/server.js';
+import { clientFor, elapsedSince } from '../helpers/server-client.js';
+
+const THING = 'GET /api/v1.1/thing';
+const SMS = 'POST /api/v1.1/sms';
+
+let server: TestServer;
+let client: PartnerClient | undefined;
+
+beforeEach(async () => {
+  server = await startTestServer();
+});
+
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+  await server.close();
+});
+
+/** A server-side fixed window, started at its first request, answering 429 beyond `limit`. */
+function enforcingWindow(limit: number, windowMs: number, answer: Reply): (request: RecordedRequest) => Reply {
+  let windowStart = -Infinity;
+  let used = 0;
+  return (request) => {
+    if (request.at - windowStart >= windowMs) {
+      windowStart = request.at;
+      used = 0;
+    }
+    used += 1;
+    if (used > limit) {
+      const retryAfter = Math.ceil((windowStart + windowMs - request.at) / 1000);
+      return fail(429, 'RATE_LIMITED', { headers: { 'retry-after': String(retryAfter) } });
+    }
+    return answer;
+  };
+}
+
+const getThing = (target: PartnerClient) => target.request({ method: 'GET', path: '/api/v1.1/thing' });
+
+describe('client-side windows', () => {
+  it('spreads a burst over the window instead of drawing 429s', async () => {
+    const window = enforcingWindow(5, 500, ok(1));
+    let throttled = 0;
+    server.on(THING, (request) => {
+      const reply = window(request);
+      if (reply.status === 429) throttled += 1;
+      return reply;
+    });
+    client = clientFor(server, { rateLimit: { account: { limit: 5, windowMs: 500 } } });
+    await getThing(client); // exchange the token outside the measured burst
+    const start = performance.now();
+    await Promise.all(Array.from({ length: 12 }, () => getThing(client as PartnerClient)));
+    expect(throttled).toBe(0);
+    expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000 - 5);
+    expect(server.requestsTo(THING)).toHaveLength(13);
+  });
+
+  it('sends a burst at once when rateLimit is false', async () => {
+    server.on(THING, ok(1));
+    client = clientFor(server, { rateLimit: false });
+    const start = performance.now();
+    await Promise.all(Array.from({ length: 30 }, () => getThing(client as PartnerClient)));
+    expect(elapsedSince(start)).toBeLessThan(1000);
+  });
+
+  it('holds an endpoint at its own limit without slowing other routes', async () => {
+    server.on(SMS, ok({ messageId: 'm' }));
+    server.on(THING, ok(1));
+    client = clientFor(server, { rateLimit: { endpoints: { [SMS]: { limit: 2, windowMs: 600 } } } });
+    await getThing(client);
+    const start = performance.now();
+    const sms = Promise.all(
+      Array.from({ length: 3 }, () => (client as PartnerClient).request({ method: 'POST', path: '/api/v1.1/sms', body: {} })),
+    );
+    await getThing(client);
+    expect(elapsedSince(start)).toBeLessThan(300);
+    await sms;
+    expect(elapsedSince(start)).toBeGreaterThanOrEqual(600 - 5);
+  });
+
+  it('applies a templated endpoint limit to client.request() calls by concrete path', async () => {
+    const route = 'POST /api/v1.1/sims/{iccid}/renew-number';
+    server.on('POST /api/v1.1/sims/8901/renew-number', ok({}));
+    server.on('POST /api/v1.1/sims/8902/renew-number', ok({}));
+    client = clientFor(server, { rateLimit: { endpoints: { [route]: { limit: 2, windowMs: 500 } } } });
+    await getThing(client).catch(() => undefined);
+    const start = performance.now();
+    await Promise.all(
+      ['8901', '8902', '8901'].map((iccid) =>
+        (client as PartnerClient).request({ method: 'POST', path: `/api/v1.1/sims/${iccid}/renew-number` }),
+      ),
+    );
+    expect(elapsedSince(start)).toBeGreaterThanOrEqual(500 - 5);
+  });
+});
+
+describe('following the server', () => {
+  it('waits for X-RateLimit-Reset when X-RateLimit-Remaining is 0', async () => {
+    server.on(THING, [
+      ok(1, { headers: { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' } }),
+      ok(2, { headers: { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '119', 'x-ratelimit-reset': '60' } }),
+    ]);
+    client = clientFor(server);
+    await getThing(client);
+    const start = performance.now();
+    await expect(getThing(client)).resolves.toBe(2);
+    expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000 - 5);
+  });
+
+  it("pauses the whole endpoint for a 429's Retry-After, not only the throttled call", async () => {
+    server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok(1)]);
+    client = clientFor(server);
+    const first = getThing(client);
+    while (server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = getThing(client);
+    await Promise.all([first, second]);
+    const [throttled, ...later] = server.requestsTo(THING);
+    expect(later).toHaveLength(2);
+    for (const request of later) expect(request.at - (throttled?.at ?? 0)).toBeGreaterThanOrEqual(1000 - 5);
+  });
+
+  it('keeps other endpoints flowing while one is paused by a 429', async () => {
+    server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok(1)]);
+    server.on('GET /api/v1.1/other', ok(2));
+    client = clientFor(server);
+    const throttled = getThing(client);
+    while (server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const start = performance.now();
+    await client.request({ method: 'GET', path: '/api/v1.1/other' });
+    expect(elapsedSince(start)).toBeLessThan(500);
+    await throttled;
+  });
+});
