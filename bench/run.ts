@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST_INDEX, ROOT } from './lib/client.js';
+import { DIST_DIR, DIST_INDEX, ROOT } from './lib/client.js';
 import type { FigureConfig } from './lib/figure.js';
 import { type RunningServer, runFigure, startServer } from './lib/processes.js';
 import { describeMachine, type Row, skippedRow, tableLines } from './lib/report.js';
@@ -60,7 +60,9 @@ function ensureBuild(): { built: boolean; ok: boolean; note: string } {
   } catch {
     distMtime = 0;
   }
-  if (noBuild) return { built: false, ok: distMtime > 0, note: '--no-build: dist/ used as it is' };
+  if (noBuild || process.env.BENCH_DIST_DIR) {
+    return { built: false, ok: distMtime > 0, note: `not rebuilt: ${DIST_DIR} used as it is` };
+  }
   if (distMtime > 0 && distMtime >= newestMtime(path.join(ROOT, 'src'))) return { built: false, ok: true, note: 'dist/ is newer than src/' };
   process.stderr.write('building dist/ (npm run build) ...\n');
   const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, encoding: 'utf8' });
@@ -122,7 +124,7 @@ async function main(): Promise<void> {
   const header = [
     `mobile-partner-sdk bench — ${quick ? 'QUICK smoke run (small counts, goals not meaningful)' : 'full run'}, ${finishedAt.toISOString()}`,
     `machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.os}, Node ${machine.node}, load average at start ${machine.loadAverageAtStart.join(' ')}`,
-    `client: built package dist/index.js (ESM; cold start also dist/index.cjs), webhooks: dist/webhooks/index.js, sandbox: src/sandbox via tsx; ${build.note}`,
+    `client: the built package, ${path.relative(ROOT, DIST_DIR) || DIST_DIR}/index.js (ESM; cold start also index.cjs), webhooks: ${path.relative(ROOT, DIST_DIR) || DIST_DIR}/webhooks/index.js, sandbox: src/sandbox via tsx; ${build.note}`,
     'servers: bench/server.ts and the sandbox in their own processes on 127.0.0.1; each figure in a fresh node process',
   ];
   process.stdout.write(`\n${header.join('\n')}\n\n${lines.join('\n')}\n`);

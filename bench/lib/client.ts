@@ -3,9 +3,14 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const DIST_INDEX = path.join(ROOT, 'dist/index.js');
-export const DIST_INDEX_CJS = path.join(ROOT, 'dist/index.cjs');
-export const DIST_WEBHOOKS = path.join(ROOT, 'dist/webhooks/index.js');
+/**
+ * The built package under test; BENCH_DIST_DIR points the figures at another build (a candidate
+ * fix built elsewhere) for before/after comparisons in the same conditions.
+ */
+export const DIST_DIR = process.env.BENCH_DIST_DIR ? path.resolve(process.env.BENCH_DIST_DIR) : path.join(ROOT, 'dist');
+export const DIST_INDEX = path.join(DIST_DIR, 'index.js');
+export const DIST_INDEX_CJS = path.join(DIST_DIR, 'index.cjs');
+export const DIST_WEBHOOKS = path.join(DIST_DIR, 'webhooks/index.js');
 
 /** The part of the public surface the benchmarks drive (API.md), typed here so bench/ builds alone. */
 export interface SimPage {
