@@ -1,0 +1,152 @@
+import { inspect } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigurationError, PartnerClient } from '../../src/index.js';
+import type { Logger } from '../../src/index.js';
+import { fail, ok, startTestServer, TOKEN_ROUTE, type TestServer } from '../helpers/server.js';
+import { clientFor, KEY, SECRET } from '../helpers/server-client.js';
+
+const TOKEN = 'tok-1-a8f3c2e1d4b5';
+const SECRETS = [KEY, SECRET, TOKEN];
+
+let server: TestServer;
+let client: PartnerClient | undefined;
+
+beforeEach(async () => {
+  server = await startTestServer();
+});
+
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+  await server.close();
+});
+
+/** Every way an error or object is commonly printed or shipped to a tracker. */
+function renderings(value: unknown): string[] {
+  const out = [inspect(value, { depth: 10 }), JSON.stringify(value) ?? '', String(value)];
+  if (value instanceof Error) out.push(value.message, value.stack ?? '');
+  return out;
+}
+
+function expectNoSecret(value: unknown): void {
+  for (const text of renderings(value)) for (const secret of SECRETS) expect(text).not.toContain(secret);
+}
+
+function capture(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const log = (message: string, fields?: Record<string, unknown>) => void lines.push(`${message} ${JSON.stringify(fields)}`);
+  return { lines, debug: log, info: log, warn: log, error: log };
+}
+
+describe('secrets never leave in errors', () => {
+  it('scrubs credentials a server echoes into an error message and details', async () => {
+    server.on(
+      TOKEN_ROUTE,
+      fail(401, 'UNAUTHORIZED', { message: `bad key ${KEY} or secret ${SECRET}`, details: { key: KEY, secret: SECRET } }),
+    );
+    client = clientFor(server);
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toContain('[REDACTED]');
+    expectNoSecret(error);
+  });
+
+  it('scrubs the access token from errors of authenticated calls', async () => {
+    server.on('GET /api/v1.1/ping', fail(400, 'VALIDATION_ERROR', { message: `token ${TOKEN} not allowed here`, details: { validationErrors: [TOKEN] } }));
+    client = clientFor(server);
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
+    expectNoSecret(error);
+  });
+
+  it.each([
+    ['a 500 after retries', fail(500, 'INTERNAL_ERROR')],
+    ['a truncated body', { status: 200, raw: '{"success":tr' }],
+    ['data that fails validation', ok({ wrong: true })],
+  ])('keeps %s free of secrets', async (_name, reply) => {
+    server.on('GET /api/v1.1/ping', reply);
+    client = clientFor(server, { maxRetries: 0 });
+    const { z } = await import('zod');
+    const error = await client
+      .request({ method: 'GET', path: '/api/v1.1/ping', schema: z.object({ pong: z.boolean() }) })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expectNoSecret(error);
+  });
+
+  it('keeps timeouts and connection errors free of secrets', async () => {
+    server.on('GET /api/v1.1/ping', { hang: true });
+    client = clientFor(server, { timeoutMs: 100, maxRetries: 0 });
+    expectNoSecret(await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught));
+    const url = server.url;
+    await server.close();
+    const refused = new PartnerClient({ baseUrl: url, key: KEY, secret: SECRET, maxRetries: 0 });
+    expectNoSecret(await refused.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught));
+    await refused.close();
+    server = await startTestServer();
+  });
+});
+
+describe('secrets never leave in printed objects and logs', () => {
+  it('prints a client, before and after its first call, with the base URL and no credentials', async () => {
+    server.on('GET /api/v1.1/ping', ok(1));
+    client = clientFor(server, { defaultHeaders: { 'X-Partner': 'p1' } });
+    expectNoSecret(client);
+    await client.request({ method: 'GET', path: '/api/v1.1/ping' });
+    expectNoSecret(client);
+    expect(inspect(client)).toContain(server.url);
+  });
+
+  it('drops credentials embedded in the base URL from printed output', () => {
+    client = new PartnerClient({ baseUrl: `https://user:${SECRET}@api.example.test/`, key: KEY, secret: SECRET });
+    expectNoSecret(client);
+  });
+
+  it('logs requests at debug level with Authorization redacted', async () => {
+    server.on('GET /api/v1.1/ping', [fail(500, 'INTERNAL_ERROR'), ok(1)]);
+    const logger = capture();
+    client = clientFor(server, { logger, logLevel: 'debug' });
+    await client.request({ method: 'GET', path: '/api/v1.1/ping' });
+    expect(logger.lines.some((line) => line.startsWith('GET /api/v1.1/ping'))).toBe(true);
+    expect(logger.lines.some((line) => line.includes('"authorization":"[REDACTED]"'))).toBe(true);
+    for (const line of logger.lines) for (const secret of SECRETS) expect(line).not.toContain(secret);
+  });
+});
+
+describe('plain http', () => {
+  const countingFetch = () => {
+    const calls: string[] = [];
+    const fetchImpl: typeof fetch = async (input) => {
+      calls.push(String(input));
+      return new Response(
+        JSON.stringify({ success: true, data: { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600, expires_at: new Date(Date.now() + 3_600_000).toISOString() } }),
+        { status: 200 },
+      );
+    };
+    return { calls, fetchImpl };
+  };
+
+  it('refuses to send credentials over http:// to a non-loopback host, before sending anything', async () => {
+    const { calls, fetchImpl } = countingFetch();
+    client = new PartnerClient({ baseUrl: 'http://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl });
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({ code: 'INSECURE_TRANSPORT' });
+    expect(calls).toEqual([]);
+  });
+
+  it('sends over http:// to a non-loopback host when allowInsecureHttp is set', async () => {
+    const { calls, fetchImpl } = countingFetch();
+    client = new PartnerClient({ baseUrl: 'http://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl, allowInsecureHttp: true });
+    await client.request({ method: 'GET', path: '/api/v1.1/auth/token', auth: false });
+    expect(calls).toEqual(['http://api.example.test/api/v1.1/auth/token']);
+  });
+
+  it.each(['http://localhost:9', 'http://127.0.0.1:9', 'http://127.1.2.3:9', 'http://[::1]:9'])(
+    'allows plain http to loopback %s',
+    async (baseUrl) => {
+      const { calls, fetchImpl } = countingFetch();
+      client = new PartnerClient({ baseUrl, key: KEY, secret: SECRET, fetch: fetchImpl });
+      await client.request({ method: 'GET', path: '/x', auth: false });
+      expect(calls).toHaveLength(1);
+    },
+  );
+});
