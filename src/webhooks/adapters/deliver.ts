@@ -5,7 +5,7 @@ import { constructEvent, type ConstructEventOptions } from '../events.js';
 import type { DeliveryHeaders } from '../headers.js';
 import type { WebhookSecret } from '../verify.js';
 
-export interface WebhookHandlerOptions extends ConstructEventOptions {
+export interface WebhookHandlerOptions extends Omit<ConstructEventOptions, 'now'> {
   /** The registration's signingSecret, or several during a rotation. */
   secret: WebhookSecret;
   /** Receives each verified event. */
@@ -21,6 +21,8 @@ export interface WebhookHandlerOptions extends ConstructEventOptions {
   awaitHandler?: boolean;
   /** Told of every refused delivery and every failure of `onEvent`. */
   onError?: (error: unknown) => void;
+  /** The current time, read for each delivery; for tests against a sandbox with a scaled clock. */
+  now?: () => Date;
   /** Largest accepted body; a larger one is answered 413. Default 1 MiB. */
   maxBodyBytes?: number;
 }
@@ -75,7 +77,8 @@ export async function deliver(
 ): Promise<DeliveryAnswer> {
   let event: WebhookEvent;
   try {
-    event = constructEvent(rawBody, headers, options.secret, options);
+    const { now, ...rest } = options;
+    event = constructEvent(rawBody, headers, options.secret, now ? { ...rest, now: now() } : rest);
   } catch (error) {
     report(options, error);
     if (error instanceof WebhookSignatureError) {
