@@ -39,8 +39,12 @@ const out =
 
 const PAGE_LATENCY_MS = 3;
 const PAGINATION_TOTAL = quick ? 2_000 : 100_000;
-/** Sandbox windows scaled so the account limit of 120 per window is 120 per second (quick: per 250 ms). */
-const SANDBOX_WINDOW_MS = quick ? 250 : 1_000;
+/**
+ * Sandbox windows: scaled so the account limit of 120 per window is 120 per second, and once more
+ * at 120 per 5 s, where one window's worth of answers (the sandbox's service time) weighs less
+ * against the window, as it does against the spec's 60 s. Quick: 120 per 250 ms only.
+ */
+const SANDBOX_WINDOWS_MS = quick ? [250] : [1_000, 5_000];
 const FIGURE_TIMEOUT_MS = quick ? 45_000 : 600_000;
 
 function newestMtime(dir: string): number {
@@ -80,39 +84,41 @@ async function main(): Promise<void> {
 
   let api: RunningServer<{ api: string; paged: string }> | undefined;
   let sandbox: RunningServer<{ url: string; key: string; secret: string }> | undefined;
-  let sandboxProblem: string | undefined;
   try {
     if (selected.some((figure) => figure.needs === 'api')) {
       api = await startServer(['api', String(PAGINATION_TOTAL), String(PAGE_LATENCY_MS), '100']);
     }
     for (const figure of selected) {
-      const began = performance.now();
-      process.stderr.write(`${figure.title} ...`);
-      const config: FigureConfig = {
-        quick,
-        apiUrl: api?.info.api ?? '',
-        pagedUrl: api?.info.paged ?? '',
-        pageLatencyMs: PAGE_LATENCY_MS,
-        paginationTotal: PAGINATION_TOTAL,
-      };
-      if (figure.needs === 'sandbox') {
-        try {
-          sandbox = await startServer(['sandbox', String(SANDBOX_WINDOW_MS)]);
-          config.sandbox = { ...sandbox.info, rateLimitWindowMs: SANDBOX_WINDOW_MS };
-        } catch (error) {
-          sandboxProblem = `the sandbox does not start (${(error as Error).message.slice(0, 160)})`;
+      for (const windowMs of figure.needs === 'sandbox' ? SANDBOX_WINDOWS_MS : [undefined]) {
+        const began = performance.now();
+        process.stderr.write(`${figure.title}${windowMs ? ` (${windowMs} ms windows)` : ''} ...`);
+        const config: FigureConfig = {
+          quick,
+          apiUrl: api?.info.api ?? '',
+          pagedUrl: api?.info.paged ?? '',
+          pageLatencyMs: PAGE_LATENCY_MS,
+          paginationTotal: PAGINATION_TOTAL,
+        };
+        let sandboxProblem: string | undefined;
+        if (windowMs !== undefined) {
+          try {
+            sandbox = await startServer(['sandbox', String(windowMs)]);
+            config.sandbox = { ...sandbox.info, rateLimitWindowMs: windowMs };
+          } catch (error) {
+            sandboxProblem = `the sandbox does not start (${(error as Error).message.slice(0, 160)})`;
+          }
         }
+        try {
+          if (sandboxProblem) throw new Error(sandboxProblem);
+          rows.push(...(await runFigure(figure.name, config, FIGURE_TIMEOUT_MS)));
+        } catch (error) {
+          rows.push(skippedRow(figure.name, figure.title, '—', (error as Error).message.slice(0, 300)));
+        } finally {
+          await sandbox?.stop();
+          sandbox = undefined;
+        }
+        process.stderr.write(` ${((performance.now() - began) / 1000).toFixed(1)} s\n`);
       }
-      try {
-        if (figure.needs === 'sandbox' && !config.sandbox) throw new Error(sandboxProblem);
-        rows.push(...(await runFigure(figure.name, config, FIGURE_TIMEOUT_MS)));
-      } catch (error) {
-        rows.push(skippedRow(figure.name, figure.title, '—', (error as Error).message.slice(0, 300)));
-      } finally {
-        await sandbox?.stop();
-        sandbox = undefined;
-      }
-      process.stderr.write(` ${((performance.now() - began) / 1000).toFixed(1)} s\n`);
     }
   } finally {
     await api?.stop();
