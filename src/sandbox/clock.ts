@@ -42,12 +42,31 @@ export function createClock(startMs: number = Date.now(), scale = 1): SandboxClo
     anchorReal = performance.now();
   };
 
-  const fireDue = (): void => {
-    const now = nowMs();
-    const due = [...timers.values()].filter((t) => t.dueMs <= now).sort((x, y) => x.dueMs - y.dueMs || x.id - y.id);
-    for (const timer of due) {
+  const earliestDue = (limitMs: number): Timer | undefined => {
+    let first: Timer | undefined;
+    for (const t of timers.values()) {
+      if (t.dueMs <= limitMs && (!first || t.dueMs < first.dueMs || (t.dueMs === first.dueMs && t.id < first.id))) first = t;
+    }
+    return first;
+  };
+
+  /**
+   * Fires every timer due by `untilMs` in due order. Each fires with the clock reading its due
+   * time, so a timer set from inside another (a transaction's next step) lands within the same
+   * jump when it is due before `untilMs`.
+   */
+  const fireDue = (untilMs: number): void => {
+    for (let timer = earliestDue(untilMs); timer; timer = earliestDue(untilMs)) {
       timers.delete(timer.id);
+      if (timer.dueMs > nowMs()) {
+        anchorVirtual = timer.dueMs;
+        anchorReal = performance.now();
+      }
       timer.fn();
+    }
+    if (untilMs > nowMs()) {
+      anchorVirtual = untilMs;
+      anchorReal = performance.now();
     }
   };
 
@@ -60,7 +79,7 @@ export function createClock(startMs: number = Date.now(), scale = 1): SandboxClo
     const realDelay = Math.max(0, (earliest - nowMs()) / currentScale);
     armed = setTimeout(() => {
       armed = undefined;
-      fireDue();
+      fireDue(nowMs());
       arm();
     }, Math.min(realDelay, 2_147_483_647));
     armed.unref?.();
@@ -84,8 +103,7 @@ export function createClock(startMs: number = Date.now(), scale = 1): SandboxClo
     },
     advance(ms) {
       if (!(ms >= 0)) throw new RangeError('advanceMs must be >= 0');
-      anchorVirtual += ms;
-      fireDue();
+      fireDue(nowMs() + ms);
       arm();
     },
     setScale(next) {

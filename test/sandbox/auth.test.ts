@@ -45,7 +45,8 @@ describe('token exchange', () => {
 describe('bearer check', () => {
   it('answers 401 for a missing, malformed or forged token', async () => {
     const forged = `${token.slice(0, -4)}AAAA`;
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: `Bearer ${forged}` }]) {
+    const variants: Record<string, string>[] = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: `Bearer ${forged}` }];
+    for (const headers of variants) {
       const res = await call(sandbox, 'GET', '/api/v1.1/sims', { headers });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('UNAUTHORIZED');
