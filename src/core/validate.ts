@@ -9,9 +9,13 @@ export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): Validat
   }));
 }
 
+/** "is required" reads better than "expected string, received undefined" for an absent field. */
+const inputErrors: z.core.$ZodErrorMap = (issue) =>
+  issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined;
+
 /** Parses a caller's input, or throws RequestValidationError before anything is sent. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, context: string, prefix = ''): z.output<S> {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { error: inputErrors });
   if (parsed.success) return parsed.data;
   const issues = toValidationIssues(parsed.error.issues).map((issue) => ({
     ...issue,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationParamsSchema } from './common.js';
+import { paginationParams } from './common.js';
 
 /**
  * Records whose fields the spec does not show (user, order): open objects, every field kept,
@@ -14,7 +14,8 @@ export type User = z.infer<typeof userSchema>;
 
 export const userListSchema = z.array(userSchema);
 
-export const userListParamsSchema = paginationParamsSchema;
+/** Filters of the user list are not shown: pagination is checked, other parameters pass through. */
+export const userListParamsSchema = z.object(paginationParams).catchall(z.union([z.string(), z.number(), z.boolean()]));
 
 export type UserListParams = z.input<typeof userListParamsSchema>;
 

@@ -143,6 +143,19 @@ describe('request validation', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('says a missing field is required, in words', async () => {
+    const error = await client.sms.send({ fromNumber: '+14155550100', toNumber: '+14155550101' } as never).catch((caught: unknown) => caught);
+    expect((error as RequestValidationError).issues).toEqual([{ path: 'body.text', message: 'is required' }]);
+    expect((error as RequestValidationError).message).toBe('POST /api/v1.1/sms: invalid request: body.text: is required');
+  });
+
+  it('users.list passes filters it does not know through, but still checks pagination', async () => {
+    server.handle('GET', '/api/v1.1/users', () => ({ body: envelope([], meta) }));
+    await client.users.list({ department: 'Sales' } as never);
+    expect(server.requests[0]?.query).toEqual({ department: 'Sales' });
+    await expect(client.users.list({ pageSize: 500 })).rejects.toBeInstanceOf(RequestValidationError);
+  });
+
   it('accepts ws:// and http:// for the voice stream URL', async () => {
     server.handle('PUT', '/api/v1.1/webhooks/wh_1', () => ({ body: envelope(registration) }));
     await client.webhooks.update('wh_1', { webhookUrls: { voiceStreamUrl: 'ws://p/stream' } });
