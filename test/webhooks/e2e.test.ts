@@ -128,6 +128,21 @@ describe('receiving deliveries from the sandbox', () => {
     expect(record).toMatchObject({ webhookId: created.id, status: 'DELIVERED', responseCode: 200, attempt: 1 });
   });
 
+  it('keeps verifying across a secret rotation when given the old and the new secret', async () => {
+    const site = await receiver();
+    open.push(site);
+    const registration = { operator, network, eventType: 'sms' as const, webhookUrls: { messageUrl: `${site.url}/sms` } };
+    const first = await client.webhooks.create(registration);
+    const second = await client.webhooks.create({ ...registration, update: true });
+    expect(second.id).toBe(first.id);
+    expect(second.signingSecret).not.toBe(first.signingSecret);
+    const received = new Promise<WebhookEvent>((resolve) => {
+      site.use(createNodeHandler({ secret: [first.signingSecret, second.signingSecret], onEvent: resolve }));
+    });
+    await control(sandbox, 'events/sms', { operator, network, text: 'after rotation' });
+    expect((await received).data).toMatchObject({ text: 'after rotation' });
+  });
+
   it('refuses a delivery signed with another secret, so the sandbox records it FAILED', async () => {
     const site = await receiver();
     open.push(site);
