@@ -15,9 +15,11 @@ const inputErrors: z.core.$ZodErrorMap = (issue) =>
 
 /** Parses a caller's input, or throws RequestValidationError before anything is sent. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, context: string, prefix = ''): z.output<S> {
-  const parsed = schema.safeParse(value, { error: inputErrors });
+  const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = toValidationIssues(parsed.error.issues).map((issue) => ({
+  // The friendlier messages cost a per-call error map, so only a refused input pays for them.
+  const explained = schema.safeParse(value, { error: inputErrors });
+  const issues = toValidationIssues((explained.error ?? parsed.error).issues).map((issue) => ({
     ...issue,
     path: prefix && issue.path ? `${prefix}.${issue.path}` : prefix || issue.path,
   }));
