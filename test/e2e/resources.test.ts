@@ -191,6 +191,16 @@ describe('team, groups, devices, users, orders', () => {
     expect(seen()[2]?.path).toBe('/api/v1.1/sim-groups/%2E%2E');
   });
 
+  it('simGroups.retrieve encodes unicode and spaces, and keeps names case-sensitive', async () => {
+    const unicode = sandbox.fixtures.simGroupNames.find((group) => /[^\x00-\x7f]/.test(group)) as string;
+    expect(unicode).toBeDefined();
+    await expect(client.simGroups.retrieve(unicode)).resolves.toMatchObject({ name: unicode });
+    expect(only().path).toBe(`/api/v1.1/sim-groups/${encodeURIComponent(unicode)}`);
+    const lower = await client.simGroups.retrieve('engineering');
+    const upper = await client.simGroups.retrieve('Engineering');
+    expect(lower.spendLimit).not.toBe(upper.spendLimit);
+  });
+
   it('devices.assign assigns a device to an end user', async () => {
     const imei = sandbox.fixtures.unassignedImei;
     const assignment = await client.devices.assign(imei, { email: sandbox.fixtures.endUserEmail });
