@@ -8,6 +8,7 @@ export interface LoggedRequest {
   path: string;
   query: Record<string, string | string[]>;
   headers: Record<string, string>;
+  /** Parsed JSON body with credential fields redacted; null when there was none. */
   body: unknown;
   receivedAt: string;
   status: number | null;
@@ -71,7 +72,7 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
       path: rawPath,
       query,
       headers,
-      body: redactBody(body),
+      body: body === undefined ? null : redactBody(body),
       receivedAt: ctx.nowIso(),
       status: null,
     };
