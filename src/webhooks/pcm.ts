@@ -16,6 +16,7 @@ export class PcmDecoder {
   }
 
   decode(frame: Uint8Array): Int16Array {
+    if (frame.byteLength === 0) return new Int16Array(0);
     const carried = this.#carry === undefined ? 0 : 1;
     const total = carried + frame.byteLength;
     const samples = new Int16Array(total >> 1);

@@ -9,7 +9,7 @@ export interface VoiceStreamOptions extends VoiceCallOptions {
   path?: string;
   /** Checks the upgrade request, e.g. the credential of the registration's authentication object; false answers 401. */
   authorize?: (request: IncomingMessage) => boolean | Promise<boolean>;
-  /** Called with each new call. Calls are also yielded by `calls()`. */
+  /** Called with each new call. Without it, calls wait to be taken from `calls()`. */
   onCall?: (call: VoiceCall) => void;
   /** Largest single WebSocket message accepted, bytes. Default 1 MiB. */
   maxPayloadBytes?: number;
@@ -68,7 +68,10 @@ export class VoiceStreamReceiver {
       const call = new VoiceCall(ws, request, this.#options);
       this.#live.add(call);
       ws.once('close', () => this.#live.delete(call));
-      this.#options.onCall?.(call);
+      if (this.#options.onCall) {
+        this.#options.onCall(call);
+        return;
+      }
       this.#waiting.push(call);
       this.#wakeConsumer?.();
     });
@@ -84,7 +87,10 @@ export class VoiceStreamReceiver {
     return this;
   }
 
-  /** Each accepted call, in order of arrival; ends when the receiver is closed. */
+  /**
+   * Each accepted call, in order of arrival, for one consumer; ends when the receiver is closed.
+   * Not used when `onCall` is given (calls are then handed to it and never queued).
+   */
   async *calls(): AsyncGenerator<VoiceCall, void, undefined> {
     for (;;) {
       const call = this.#waiting.shift();

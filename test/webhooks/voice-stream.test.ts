@@ -174,6 +174,19 @@ describe('voice stream receiver', () => {
     expect(call.closeCode).toBe(1001);
   });
 
+  it('hands calls to onCall without queueing them', async () => {
+    const handed: VoiceCall[] = [];
+    voice = await createVoiceStreamServer({ onCall: (call) => void handed.push(call) });
+    const client = await connect(voice.url);
+    client.send(JSON.stringify({ callId: 'call_6' }));
+    const handshake = await (async () => {
+      while (handed.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      return handed[0]?.handshake;
+    })();
+    expect(handshake).toEqual({ callId: 'call_6' });
+    client.close();
+  });
+
   it('fails the iterator when the first text frame is not a JSON object', async () => {
     voice = await createVoiceStreamServer();
     const client = await connect(voice.url);
@@ -191,6 +204,8 @@ describe('PCM and WAV helpers', () => {
     bytes.writeInt16LE(32767, 2);
     bytes.writeInt16LE(-32768, 4);
     expect(Array.from(decoder.decode(bytes.subarray(0, 3)))).toEqual([-2]);
+    expect(decoder.pendingBytes).toBe(1);
+    expect(decoder.decode(new Uint8Array(0))).toHaveLength(0);
     expect(decoder.pendingBytes).toBe(1);
     expect(Array.from(decoder.decode(bytes.subarray(3)))).toEqual([32767, -32768]);
     expect(decoder.pendingBytes).toBe(0);

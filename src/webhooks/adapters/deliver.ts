@@ -42,7 +42,8 @@ export const answers = {
   methodNotAllowed: { status: 405, body: { error: 'method_not_allowed' } },
 } as const satisfies Record<string, DeliveryAnswer>;
 
-function report(options: WebhookHandlerOptions, error: unknown): void {
+/** Tells `onError` (guarded: a failing reporter never changes the answer), or warns for handler failures. */
+export function report(options: WebhookHandlerOptions, error: unknown): void {
   if (options.onError) {
     try {
       options.onError(error);

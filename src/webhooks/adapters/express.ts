@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DeliveryAnswer, WebhookHandlerOptions } from './deliver.js';
+import { report, type DeliveryAnswer, type WebhookHandlerOptions } from './deliver.js';
 import { handleNodeRequest, writeAnswer } from './node.js';
 
 /** The parts of an Express request the middleware reads; body parsers add `body` or `rawBody`. */
@@ -36,7 +36,7 @@ export function webhookMiddleware(
       const consumed = req.readableEnded || (req.body !== undefined && req.body !== null);
       if (!consumed) return await handleNodeRequest(req, res, options);
       const answer: DeliveryAnswer = { status: 500, body: { error: 'raw_body_unavailable', message: RAW_BODY_MISSING_MESSAGE } };
-      options.onError?.(new Error(RAW_BODY_MISSING_MESSAGE));
+      report(options, new Error(RAW_BODY_MISSING_MESSAGE));
       writeAnswer(res, answer);
     } catch (error) {
       next(error);
