@@ -20,12 +20,12 @@ beforeAll(() => {
     ...readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).map((name) => statSync(join(root, 'src', name)).mtimeMs),
   );
   if (!existsSync(built) || statSync(built).mtimeMs < newestSource) {
-    execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'ignore', timeout: 120_000 });
+    execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'ignore', timeout: 240_000 });
   }
   consumer = mkdtempSync(join(tmpdir(), 'mps-consumer-'));
   mkdirSync(join(consumer, 'node_modules'));
   symlinkSync(root, join(consumer, 'node_modules', 'mobile-partner-sdk'), 'dir');
-}, 150_000);
+}, 270_000);
 
 afterAll(() => {
   if (consumer) rmSync(consumer, { recursive: true, force: true });
