@@ -1,14 +1,14 @@
 /**
  * `npm run bench` — measures the client against baselines run in the same run, on loopback.
  * `npm run bench -- --quick` is the CI smoke run: short, small, only proves every benchmark works.
- * Flags: --quick, --no-build (use dist/ as it is), --only=<figure,...>, --out=<file>.
+ * Flags: --quick, --no-build (use the last build as it is), --only=<figure,...>, --out=<file>.
  * Always exits 0 once the table is printed: unmet goals are reported (met: false), not failed.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST_DIR, DIST_INDEX, ROOT } from './lib/client.js';
+import { ROOT } from './lib/client.js';
 import type { FigureConfig } from './lib/figure.js';
 import { type RunningServer, runFigure, startServer } from './lib/processes.js';
 import { describeMachine, type Row, skippedRow, tableLines } from './lib/report.js';
@@ -46,39 +46,55 @@ const PAGINATION_TOTAL = quick ? 2_000 : 100_000;
  */
 const SANDBOX_WINDOWS_MS = quick ? [250] : [1_000, 5_000];
 const FIGURE_TIMEOUT_MS = quick ? 45_000 : 600_000;
+const SNAPSHOT_DIR = path.join(ROOT, 'bench/.snapshot/dist');
 
-function newestMtime(dir: string): number {
+function newestMtime(file: string): number {
+  const stat = statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
+  for (const entry of readdirSync(file)) newest = Math.max(newest, newestMtime(path.join(file, entry)));
   return newest;
 }
 
-/** Rebuilds dist/ when it is missing or older than src/; a failed build leaves the old dist in use. */
-function ensureBuild(): { built: boolean; ok: boolean; note: string } {
-  let distMtime = 0;
+function mtimeOf(file: string): number {
   try {
-    distMtime = statSync(DIST_INDEX).mtimeMs;
+    return statSync(file).mtimeMs;
   } catch {
-    distMtime = 0;
+    return 0;
   }
-  if (noBuild || process.env.BENCH_DIST_DIR) {
-    return { built: false, ok: distMtime > 0, note: `not rebuilt: ${DIST_DIR} used as it is` };
-  }
-  if (distMtime > 0 && distMtime >= newestMtime(path.join(ROOT, 'src'))) return { built: false, ok: true, note: 'dist/ is newer than src/' };
-  process.stderr.write('building dist/ (npm run build) ...\n');
-  const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, encoding: 'utf8' });
-  if (result.status === 0) return { built: true, ok: true, note: 'dist/ rebuilt from src/' };
+}
+
+/**
+ * The build under test. The bench builds its own copy into bench/.snapshot/dist (git-ignored)
+ * rather than using dist/: in a shared working tree another `npm run build` empties dist/ at any
+ * moment (tsup's clean), which would turn a figure into "not built" halfway through a run. The
+ * snapshot is rebuilt when older than src/, package.json or tsup.config.ts; a failed build leaves
+ * the previous snapshot (or dist/) in use, and says so. BENCH_DIST_DIR overrides all of this.
+ */
+function chooseBuild(): { dir: string; note: string } {
+  if (process.env.BENCH_DIST_DIR) return { dir: path.resolve(process.env.BENCH_DIST_DIR), note: 'BENCH_DIST_DIR given, not rebuilt' };
+  const fallback = (): string => (mtimeOf(path.join(SNAPSHOT_DIR, 'index.js')) > 0 ? SNAPSHOT_DIR : path.join(ROOT, 'dist'));
+  if (noBuild) return { dir: fallback(), note: '--no-build: not rebuilt' };
+  const sources = Math.max(
+    newestMtime(path.join(ROOT, 'src')),
+    mtimeOf(path.join(ROOT, 'package.json')),
+    mtimeOf(path.join(ROOT, 'tsup.config.ts')),
+  );
+  if (mtimeOf(path.join(SNAPSHOT_DIR, 'index.js')) >= sources) return { dir: SNAPSHOT_DIR, note: 'snapshot newer than src/' };
+  process.stderr.write(`building the package into ${path.relative(ROOT, SNAPSHOT_DIR)} (tsup, no .d.ts) ...\n`);
+  const result = spawnSync(path.join(ROOT, 'node_modules/.bin/tsup'), ['--out-dir', SNAPSHOT_DIR, '--no-dts'], { cwd: ROOT, encoding: 'utf8' });
+  if (result.status === 0) return { dir: SNAPSHOT_DIR, note: 'built from src/ for this run' };
   const tail = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-3).join(' / ');
-  return { built: true, ok: false, note: `build failed, using the previous dist/ if any: ${tail}` };
+  return { dir: fallback(), note: `build failed (${tail}); the previous build is used` };
 }
 
 async function main(): Promise<void> {
   const startedAt = new Date();
   const machine = describeMachine();
-  const build = ensureBuild();
+  const build = chooseBuild();
+  // Every child (figures, the sandbox) loads the package from the chosen build.
+  process.env.BENCH_DIST_DIR = build.dir;
+  const distLabel = path.relative(ROOT, build.dir) || build.dir;
   const rows: Row[] = [];
   const selected = FIGURES.filter((figure) => !only || only.includes(figure.name));
 
@@ -130,7 +146,7 @@ async function main(): Promise<void> {
   const header = [
     `mobile-partner-sdk bench — ${quick ? 'QUICK smoke run (small counts, goals not meaningful)' : 'full run'}, ${finishedAt.toISOString()}`,
     `machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.os}, Node ${machine.node}, load average at start ${machine.loadAverageAtStart.join(' ')}`,
-    `client: the built package, ${path.relative(ROOT, DIST_DIR) || DIST_DIR}/index.js (ESM; cold start also index.cjs), webhooks: ${path.relative(ROOT, DIST_DIR) || DIST_DIR}/webhooks/index.js, sandbox: src/sandbox via tsx; ${build.note}`,
+    `package under test: ${distLabel}/index.js (ESM; cold start also index.cjs), ${distLabel}/webhooks/index.js, sandbox ${distLabel}/sandbox/index.js (${build.note}); bench code through tsx`,
     'servers: bench/server.ts and the sandbox in their own processes on 127.0.0.1; each figure in a fresh node process',
   ];
   process.stdout.write(`\n${header.join('\n')}\n\n${lines.join('\n')}\n`);

@@ -5,10 +5,13 @@
  *   paged — the same SIM list over `total` SIMs, each page after `pageLatencyMs`, as a real API would
  * Prints one JSON line `{ "api": url, "paged": url }` when listening; exits on SIGTERM or stdin EOF.
  *
- * `tsx bench/server.ts sandbox <rateLimitWindowMs>` instead starts the real sandbox (src/sandbox) and
+ * `tsx bench/server.ts sandbox <rateLimitWindowMs>` instead starts the real sandbox (the build under test) and
  * prints `{ "url", "key", "secret" }`.
  */
+import { existsSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { BENCH_TOKEN, simPageBody, tokenBody } from './lib/sims.js';
 
@@ -104,8 +107,24 @@ async function startApi(total: number, pageLatencyMs: number, pageSize: number):
   };
 }
 
+type StartSandbox = (options: { port: number; rateLimitWindowMs: number }) => Promise<{
+  url: string;
+  key: string;
+  secret: string;
+  close(): Promise<void>;
+}>;
+
+/** The sandbox of the build under test (BENCH_DIST_DIR), as partners run it; src/ when none is built. */
+async function loadStartSandbox(): Promise<StartSandbox> {
+  const built = process.env.BENCH_DIST_DIR && path.join(process.env.BENCH_DIST_DIR, 'sandbox/index.js');
+  const module = (built && existsSync(built) ? await import(pathToFileURL(built).href) : await import('../src/sandbox/index.js')) as {
+    startSandbox: StartSandbox;
+  };
+  return module.startSandbox;
+}
+
 async function startBenchSandbox(rateLimitWindowMs: number): Promise<() => Promise<void>> {
-  const { startSandbox } = await import('../src/sandbox/index.js');
+  const startSandbox = await loadStartSandbox();
   const sandbox = await startSandbox({ port: 0, rateLimitWindowMs });
   process.stdout.write(`${JSON.stringify({ url: sandbox.url, key: sandbox.key, secret: sandbox.secret })}\n`);
   return () => sandbox.close();

@@ -60,8 +60,8 @@ async function probe(system: ModuleSystem, specifiers: string[]): Promise<Probe>
 export async function measure(config: FigureConfig): Promise<Row[]> {
   const runs = config.quick ? 3 : 11;
   const packages: Record<ModuleSystem, { file: string; specifier: string; label: string }> = {
-    esm: { file: DIST_INDEX, specifier: pathToFileURL(DIST_INDEX).href, label: 'import() of dist/index.js' },
-    cjs: { file: DIST_INDEX_CJS, specifier: DIST_INDEX_CJS, label: 'require() of dist/index.cjs' },
+    esm: { file: DIST_INDEX, specifier: pathToFileURL(DIST_INDEX).href, label: 'import() of the ESM build' },
+    cjs: { file: DIST_INDEX_CJS, specifier: DIST_INDEX_CJS, label: 'require() of the CJS build' },
   };
   const rows: Row[] = [];
   for (const system of ['esm', 'cjs'] as const) {

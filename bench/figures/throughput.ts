@@ -55,15 +55,22 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
 
   const names = Object.keys(variants);
   const results: Record<string, Record<number, number>> = {};
+  const cpu: Record<string, Record<number, number>> = {};
   for (const concurrency of CONCURRENCIES) {
     for (const name of names) await callsPerSecond(variants[name] as () => Promise<unknown>, concurrency, warmupMs);
     const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+    const cpuSamples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
     for (let round = 0; round < rounds; round++) {
       for (const name of rotate(names, round)) {
-        samples[name]?.push(await callsPerSecond(variants[name] as () => Promise<unknown>, concurrency, durationMs));
+        const rate = await callsPerSecond(variants[name] as () => Promise<unknown>, concurrency, durationMs);
+        samples[name]?.push(rate.perSecond);
+        cpuSamples[name]?.push(rate.cpuMicrosPerCall);
       }
     }
-    for (const name of names) (results[name] ??= {})[concurrency] = median(samples[name] ?? []);
+    for (const name of names) {
+      (results[name] ??= {})[concurrency] = median(samples[name] ?? []);
+      (cpu[name] ??= {})[concurrency] = median(cpuSamples[name] ?? []);
+    }
   }
   await client?.close();
   if (sink === 0) throw new Error('no SIM was read');
@@ -73,6 +80,7 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
     const undiciRate = results.undici?.[concurrency] ?? Number.NaN;
     const fetchRate = results.fetch?.[concurrency] ?? Number.NaN;
     const clientRate = results.client?.[concurrency];
+    const cpuNote = `CPU of the calling process per call: ${names.map((name) => `${name} ${(cpu[name]?.[concurrency] ?? Number.NaN).toFixed(0)} µs`).join(', ')}`;
     const id = `throughput.c${concurrency}`;
     const figure = `1. sims.list(20) req/s, concurrency ${concurrency}`;
     if (clientRate === undefined) {
@@ -82,7 +90,7 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
     } else {
       const vsUndici = clientRate / undiciRate;
       const vsFetch = clientRate / fetchRate;
-      rows.push({ id: `${id}.vs-undici`, figure: `${figure} vs undici`, value: clientRate, baseline: undiciRate, unit: 'req/s', baselineLabel: 'undici.request + JSON.parse', ratio: vsUndici, goal: '≥ 0.85', met: vsUndici >= 0.85 });
+      rows.push({ id: `${id}.vs-undici`, figure: `${figure} vs undici`, value: clientRate, baseline: undiciRate, unit: 'req/s', baselineLabel: 'undici.request + JSON.parse', ratio: vsUndici, goal: '≥ 0.85', met: vsUndici >= 0.85, note: cpuNote });
       rows.push({ id: `${id}.vs-fetch`, figure: `${figure} vs fetch`, value: clientRate, baseline: fetchRate, unit: 'req/s', baselineLabel: 'fetch + res.json()', ratio: vsFetch, goal: '≥ 1.5', met: vsFetch >= 1.5 });
     }
     rows.push({ id: `${id}.fetch-vs-undici`, figure: `   reference: fetch vs undici, concurrency ${concurrency}`, value: fetchRate, baseline: undiciRate, unit: 'req/s', baselineLabel: 'undici.request + JSON.parse', ratio: fetchRate / undiciRate, goal: '—', met: null });

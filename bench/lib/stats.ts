@@ -5,9 +5,16 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** Calls `fn` from `concurrency` workers until `durationMs` passes; completed calls per second. */
-export async function callsPerSecond(fn: () => Promise<unknown>, concurrency: number, durationMs: number): Promise<number> {
+export interface Rate {
+  perSecond: number;
+  /** CPU time (user + system) of this process per completed call: robust to a loaded machine. */
+  cpuMicrosPerCall: number;
+}
+
+/** Calls `fn` from `concurrency` workers until `durationMs` passes. */
+export async function callsPerSecond(fn: () => Promise<unknown>, concurrency: number, durationMs: number): Promise<Rate> {
   let completed = 0;
+  const cpuBefore = process.cpuUsage();
   const start = performance.now();
   const end = start + durationMs;
   const worker = async (): Promise<void> => {
@@ -17,7 +24,17 @@ export async function callsPerSecond(fn: () => Promise<unknown>, concurrency: nu
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return completed / ((performance.now() - start) / 1000);
+  const perSecond = completed / ((performance.now() - start) / 1000);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { perSecond, cpuMicrosPerCall: (cpu.user + cpu.system) / completed };
+}
+
+/** CPU microseconds (user + system) per call of `count` sequential calls. */
+export async function cpuMicrosSequential(fn: () => Promise<unknown>, count: number): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < count; i++) await fn();
+  const cpu = process.cpuUsage(before);
+  return (cpu.user + cpu.system) / count;
 }
 
 /** Wall time in ms of `count` sequential calls. */
