@@ -8,7 +8,7 @@ import { type Scrubber, redactHeaders } from './redact.js';
 import type { ApiResult, RequestSpec } from './request.js';
 import { isRetryable, retryDelayMs, withRetries } from './retry.js';
 import { monotonicNow, sleep } from './sleep.js';
-import { type Wire, type WireResponse, toConnectionError } from './wire.js';
+import { AttemptSignal, type Wire, type WireResponse, toConnectionError } from './wire.js';
 
 /**
  * Extra time an overall deadline grants beyond `timeoutMs × attempts`: enough for one
@@ -51,7 +51,7 @@ export class Call<T> {
   readonly #maxRetries: number;
   readonly #retrySafe: boolean;
   #deadlineAt = 0;
-  #controller: AbortController | undefined;
+  #controller: AttemptSignal | undefined;
   #timedOut = false;
 
   constructor(pipeline: Pipeline, spec: RequestSpec<T>, retrySafe?: boolean) {
@@ -177,7 +177,7 @@ export class Call<T> {
         headers: redactHeaders(this.#headers),
       });
     }
-    const controller = new AbortController();
+    const controller = new AttemptSignal();
     this.#controller = controller;
     this.#timedOut = false;
     const timer = setTimeout(onAttemptTimeout, timeoutMs, this);
@@ -188,7 +188,7 @@ export class Call<T> {
         path: this.#path,
         headers: this.#headers,
         body: this.#body,
-        signal: controller.signal,
+        signal: controller,
       });
     } catch (error) {
       if (this.#signal?.aborted) throw this.#signal.reason;

@@ -175,6 +175,8 @@ export class LocalRateLimiter implements RateLimiter {
   readonly #templates: Array<{ route: string; pattern: RegExp }> = [];
   #account: WindowGate | undefined;
   readonly #gates = new Map<string, WindowGate>();
+  /** Route → limit key, '' for none. */
+  readonly #keys = new Map<string, string>();
 
   constructor(options: RateLimitOptions = {}) {
     this.#accountLimit = options.account ?? DEFAULT_ACCOUNT_LIMIT;
@@ -187,9 +189,15 @@ export class LocalRateLimiter implements RateLimiter {
 
   /** `client.request()` names routes by concrete path; map them to the template that carries the limit. */
   #limitKey(route: string): string | undefined {
-    if (this.#endpointLimits[route]) return route;
-    for (const { route: template, pattern } of this.#templates) if (pattern.test(route)) return template;
-    return undefined;
+    const cached = this.#keys.get(route);
+    if (cached !== undefined) return cached || undefined;
+    let key = '';
+    if (this.#endpointLimits[route]) key = route;
+    else for (const { route: template, pattern } of this.#templates) if (pattern.test(route)) key = template;
+    // Concrete paths are unbounded; a full cache starts over rather than grow.
+    if (this.#keys.size >= 1024) this.#keys.clear();
+    this.#keys.set(route, key);
+    return key || undefined;
   }
 
   #endpointGate(route: string, create: boolean): WindowGate | undefined {
