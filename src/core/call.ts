@@ -53,6 +53,7 @@ export class Call<T> {
   #deadlineAt = 0;
   #controller: AttemptSignal | undefined;
   #timedOut = false;
+  #tokenFailed = false;
 
   constructor(pipeline: Pipeline, spec: RequestSpec<T>, retrySafe?: boolean) {
     const options = spec.options;
@@ -110,7 +111,7 @@ export class Call<T> {
       // wait behind a slot this call already holds.
       let token: string | undefined;
       if (spec.auth) {
-        token = pipeline.tokens.current() ?? (await pipeline.tokens.fetch(this.#signal));
+        token = pipeline.tokens.current() ?? (await this.#fetchToken());
         this.#headers['authorization'] = `Bearer ${token}`;
       }
       if (pipeline.limiter) {
@@ -146,8 +147,18 @@ export class Call<T> {
     }
   }
 
+  /** The exchange retries on its own; its failure is final for this call, or retries would multiply. */
+  async #fetchToken(): Promise<string> {
+    try {
+      return await this.#pipeline.tokens.fetch(this.#signal);
+    } catch (error) {
+      this.#tokenFailed = true;
+      throw error;
+    }
+  }
+
   async beforeRetry(error: unknown, retryIndex: number): Promise<boolean> {
-    if (this.#signal?.aborted || !isRetryable(error, this.#retrySafe)) return false;
+    if (this.#signal?.aborted || this.#tokenFailed || !isRetryable(error, this.#retrySafe)) return false;
     const delayMs = retryDelayMs(error, retryIndex);
     if (monotonicNow() + delayMs >= this.#deadlineAt) return false;
     const logger = this.#pipeline.logger;

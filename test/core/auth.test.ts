@@ -152,3 +152,13 @@ describe('unauthenticated routes and configuration', () => {
     expect(JSON.parse(server.requestsTo(TOKEN_ROUTE)[0]?.body ?? '{}')).toEqual({ key: KEY, secret: SECRET });
   });
 });
+
+describe('exchange failures', () => {
+  it('does not multiply retries when the exchange itself keeps failing', async () => {
+    server.on(TOKEN_ROUTE, fail(503, 'INTERNAL_ERROR'));
+    client = clientFor(server, { maxRetries: 1 });
+    await expect(ping(client)).rejects.toMatchObject({ status: 503 });
+    expect(server.exchanges).toBe(2);
+    expect(server.requestsTo(PING)).toHaveLength(0);
+  });
+});
