@@ -1,6 +1,6 @@
 import type { TokenManager } from './auth.js';
 import { unwrap } from './envelope.js';
-import { PartnerError, RateLimitError, TimeoutError } from './errors.js';
+import { PartnerError, RateLimitError, RequestValidationError, TimeoutError } from './errors.js';
 import { USER_AGENT, responseInfo, serializeQuery } from './headers.js';
 import type { LevelLogger } from './logger.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -30,6 +30,15 @@ export interface Pipeline {
   defaultHeaders: Record<string, string> | undefined;
   logger: LevelLogger;
   scrubber: Scrubber;
+}
+
+function serializeBody(body: unknown, route: string): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    // A BigInt or a cycle: refuse before anything is sent.
+    throw new RequestValidationError([{ path: 'body', message: error instanceof Error ? error.message : 'not serialisable as JSON' }], route);
+  }
 }
 
 function onAttemptTimeout(call: Call<unknown>): void {
@@ -67,7 +76,7 @@ export class Call<T> {
     if (pipeline.defaultHeaders) Object.assign(headers, pipeline.defaultHeaders);
     if (options?.headers) for (const name in options.headers) headers[name.toLowerCase()] = options.headers[name] as string;
     if (spec.body !== undefined) {
-      this.#body = JSON.stringify(spec.body);
+      this.#body = serializeBody(spec.body, spec.route);
       headers['content-type'] = 'application/json';
     }
     const idempotencyKey = options?.idempotencyKey ?? (spec.idempotent ? globalThis.crypto.randomUUID() : undefined);

@@ -47,13 +47,12 @@ export class HttpTransport implements Transport {
   }
 
   send<T>(spec: RequestSpec<T>): Promise<ApiResult<T>> {
-    let pipeline: Pipeline;
+    // Every failure, configuration included, arrives as a rejection, never as a synchronous throw.
     try {
-      pipeline = this.#pipeline ?? this.#build();
+      return new Call(this.#pipeline ?? this.#build(), spec).run();
     } catch (error) {
       return Promise.reject(error);
     }
-    return new Call(pipeline, spec).run();
   }
 
   /** Rejects calls waiting for the limiter, destroys the connection pool; nothing keeps the process alive afterwards. */

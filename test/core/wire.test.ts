@@ -169,3 +169,14 @@ describe('fetch option', () => {
     expect(seen).toEqual([`POST ${server.url}/api/v1.1/auth/token`, `GET ${server.url}/api/v1.1/ping?a=1`]);
   });
 });
+
+describe('request bodies', () => {
+  it('refuses a body that is not serialisable as JSON before sending anything', async () => {
+    client = clientFor(server);
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const pending = client.request({ method: 'POST', path: '/api/v1.1/sms', body: cyclic, auth: false });
+    await expect(pending).rejects.toMatchObject({ name: 'RequestValidationError', issues: [{ path: 'body' }] });
+    expect(server.requests).toHaveLength(0);
+  });
+});
