@@ -19,16 +19,21 @@ export interface VerifiedSignature {
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** HMAC-SHA256 gives 32 bytes; a v1 value of another length can never match. */
-const DIGEST_BYTES = 32;
+/** HMAC-SHA256 in hex is 64 characters; a v1 value of another length can never match. */
+const DIGEST_HEX_LENGTH = 64;
 
 interface ParsedHeader {
   timestamp: string;
-  signatures: Buffer[];
+  /** As received (trimmed); validated only when none matches, see {@link explainMismatch}. */
+  signatures: string[];
 }
 
 function fail(reason: WebhookSignatureError['reason'], message: string): never {
   throw new WebhookSignatureError(reason, message);
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
 }
 
 function isDigits(value: string): boolean {
@@ -40,8 +45,22 @@ function isDigits(value: string): boolean {
   return true;
 }
 
-function isSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13;
+/** The value as lowercase hex, or undefined when it is empty, of odd length, or not hex. */
+function lowercaseHex(value: string): string | undefined {
+  if (value.length === 0 || value.length % 2 === 1) return undefined;
+  let upper = false;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if ((code >= 48 && code <= 57) || (code >= 97 && code <= 102)) continue;
+    if (code >= 65 && code <= 70) upper = true;
+    else return undefined;
+  }
+  return upper ? value.toLowerCase() : value;
+}
+
+function isBlank(header: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isSpace(header.charCodeAt(i))) return false;
+  return true;
 }
 
 /** `header.slice(from, to)` without surrounding whitespace, allocating only the result. */
@@ -51,42 +70,60 @@ function trimmedSlice(header: string, from: number, to: number): string {
   return header.slice(from, to);
 }
 
+/** `,v1=` and 64 hex characters: what follows the timestamp in the form the service sends. */
+const CANONICAL_TAIL_LENGTH = 4 + DIGEST_HEX_LENGTH;
+
+/**
+ * The form every delivery of the service has, `t=<digits>,v1=<64 chars>`, read with one indexOf;
+ * undefined for anything else, which {@link parseHeader} then reads the general way.
+ */
+function parseCanonical(header: string): ParsedHeader | undefined {
+  if (header.charCodeAt(0) !== 116 /* t */ || header.charCodeAt(1) !== 61 /* = */) return undefined;
+  const comma = header.indexOf(',', 2);
+  if (comma === -1 || header.length - comma !== CANONICAL_TAIL_LENGTH) return undefined;
+  if (header.charCodeAt(comma + 1) !== 118 || header.charCodeAt(comma + 2) !== 49 || header.charCodeAt(comma + 3) !== 61) {
+    return undefined;
+  }
+  const timestamp = header.slice(2, comma);
+  return isDigits(timestamp) ? { timestamp, signatures: [header.slice(comma + 4)] } : undefined;
+}
+
 /**
  * Reads `t=<unix>,v1=<hex>[,v1=<hex>…]` in one pass of indexOf, without regular expressions
- * (this is the hot path of every receiver): items in any order, whitespace around items, keys
- * and values tolerated, unknown schemes (v0, v2 …) ignored. Messages never repeat the header.
+ * and without slicing keys (this runs on every delivery): items in any order, whitespace around
+ * items, keys and values tolerated, unknown schemes (v0, v2 …) ignored. Messages never repeat
+ * the header.
  */
 function parseHeader(header: string): ParsedHeader {
+  const canonical = parseCanonical(header);
+  if (canonical) return canonical;
   let timestamp: string | undefined;
-  const signatures: Buffer[] = [];
+  const signatures: string[] = [];
   let start = 0;
   while (start <= header.length) {
     let end = header.indexOf(',', start);
     if (end === -1) end = header.length;
     const eq = header.indexOf('=', start);
-    const itemStart = start;
+    let keyStart = start;
     start = end + 1;
     if (eq === -1 || eq > end) {
-      if (trimmedSlice(header, itemStart, end) === '') continue;
+      if (isBlank(header, keyStart, end)) continue;
       fail('malformed_header', 'the signature header has an item without "=": expected t=<unix>,v1=<hex>');
     }
-    const key = trimmedSlice(header, itemStart, eq);
-    if (key === 't') {
+    let keyEnd = eq;
+    while (keyStart < keyEnd && isSpace(header.charCodeAt(keyStart))) keyStart++;
+    while (keyEnd > keyStart && isSpace(header.charCodeAt(keyEnd - 1))) keyEnd--;
+    const keyLength = keyEnd - keyStart;
+    if (keyLength === 1 && header.charCodeAt(keyStart) === 116 /* t */) {
       const value = trimmedSlice(header, eq + 1, end);
       if (!isDigits(value)) fail('malformed_header', 'the signature header timestamp is not unix seconds');
       if (timestamp !== undefined && timestamp !== value) {
         fail('malformed_header', 'the signature header carries two different timestamps');
       }
       timestamp = value;
-    } else if (key === 'v1') {
-      const value = trimmedSlice(header, eq + 1, end);
-      // Buffer.from stops at the first non-hex pair and drops an odd last digit: a short result means bad hex.
-      const bytes = Buffer.from(value, 'hex');
-      if (value.length === 0 || bytes.length * 2 !== value.length) {
-        fail('malformed_header', 'a v1 signature in the signature header is not an even-length hex string');
-      }
-      signatures.push(bytes);
-    } else if (key === '') {
+    } else if (keyLength === 2 && header.charCodeAt(keyStart) === 118 /* v */ && header.charCodeAt(keyStart + 1) === 49 /* 1 */) {
+      signatures.push(trimmedSlice(header, eq + 1, end));
+    } else if (keyLength === 0) {
       fail('malformed_header', 'the signature header has an item without a name');
     }
   }
@@ -95,15 +132,13 @@ function parseHeader(header: string): ParsedHeader {
   return { timestamp, signatures };
 }
 
-function secretsOf(secret: unknown): readonly string[] {
-  const list: readonly unknown[] = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? secret : [];
+function checkSecrets(secret: unknown): void {
+  if (typeof secret === 'string' && secret.length > 0) return;
+  const list: readonly unknown[] = Array.isArray(secret) ? secret : [];
   if (list.length === 0) fail('invalid_secret', 'no signing secret was given: pass the signingSecret of the webhook registration');
   for (const item of list) {
-    if (typeof item !== 'string' || item.length === 0) {
-      fail('invalid_secret', 'every signing secret must be a non-empty string');
-    }
+    if (typeof item !== 'string' || item.length === 0) fail('invalid_secret', 'every signing secret must be a non-empty string');
   }
-  return list as readonly string[];
 }
 
 function headerValue(signatureHeader: unknown): string {
@@ -123,6 +158,44 @@ function headerValue(signatureHeader: unknown): string {
   return fail('malformed_header', 'the signature header must be a string');
 }
 
+/** Scratch space for the comparison; verification is synchronous, so one pair serves every call. */
+const expectedBytes = Buffer.alloc(DIGEST_HEX_LENGTH);
+const candidateBytes = Buffer.alloc(DIGEST_HEX_LENGTH);
+
+/**
+ * Whether any candidate is the HMAC of `<t>.<body>` under `key`. The digest is taken as lowercase
+ * hex (a string: cheaper than a fresh Buffer) and compared as bytes with timingSafeEqual; only
+ * the length, public anyway, is compared in variable time.
+ */
+function matchesAny(key: string, prefix: string, body: string | Uint8Array, candidates: readonly string[]): boolean {
+  expectedBytes.write(createHmac('sha256', key).update(prefix).update(body).digest('hex'), 0, 'latin1');
+  let matched = false;
+  for (let i = 0; i < candidates.length; i++) {
+    const candidate = candidates[i] as string;
+    if (candidate.length !== DIGEST_HEX_LENGTH) continue;
+    candidateBytes.write(candidate, 0, 'latin1');
+    if (timingSafeEqual(expectedBytes, candidateBytes)) matched = true;
+  }
+  return matched;
+}
+
+/**
+ * Runs only when no candidate matched as received: a v1 that is not hex makes the header
+ * malformed; uppercase hex is given a second chance in lowercase. Keeping this off the happy
+ * path keeps every successful verification free of per-character validation.
+ */
+function explainMismatch(secrets: readonly string[], prefix: string, body: string | Uint8Array, signatures: readonly string[]): boolean {
+  const normalized: string[] = [];
+  for (const signature of signatures) {
+    const hex = lowercaseHex(signature);
+    if (hex === undefined) fail('malformed_header', 'a v1 signature in the signature header is not an even-length hex string');
+    if (hex !== signature) normalized.push(hex);
+  }
+  if (normalized.length === 0) return false;
+  for (const key of secrets) if (matchesAny(key, prefix, body, normalized)) return true;
+  return false;
+}
+
 /**
  * Checks a delivery's `X-Service-Signature` against the exact received bytes (spec part 6):
  * HMAC-SHA256 keyed with the signingSecret over `<t>.<raw body>`, compared in constant time,
@@ -137,28 +210,29 @@ export function verifySignature(
   rawBody: RawBody,
   signatureHeader: string | readonly string[] | null | undefined,
   secret: WebhookSecret,
-  options: VerifyOptions = {},
+  options?: VerifyOptions,
 ): VerifiedSignature {
   const body = toRawBytes(rawBody);
-  const secrets = typeof secret === 'string' && secret.length > 0 ? [secret] : secretsOf(secret);
+  checkSecrets(secret);
   const { timestamp, signatures } = parseHeader(headerValue(signatureHeader));
   const prefix = `${timestamp}.`;
 
   let matched = false;
-  for (const key of secrets) {
-    const expected = createHmac('sha256', key).update(prefix).update(body).digest();
-    for (const candidate of signatures) {
-      // Length is public (always 32 for a real signature); the content comparison is constant-time.
-      if (candidate.length === DIGEST_BYTES && timingSafeEqual(expected, candidate)) matched = true;
+  if (typeof secret === 'string') {
+    matched = matchesAny(secret, prefix, body, signatures);
+  } else {
+    for (let i = 0; i < secret.length; i++) {
+      if (matchesAny(secret[i] as string, prefix, body, signatures)) matched = true;
     }
   }
-  if (!matched) {
+  if (!matched && !explainMismatch(typeof secret === 'string' ? [secret] : secret, prefix, body, signatures)) {
     fail('signature_mismatch', 'no v1 signature matches the body with the given signing secret(s)');
   }
 
   const signedAt = Number(timestamp);
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const nowMs = options.now instanceof Date ? options.now.getTime() : Date.now();
+  const tolerance = options?.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const now = options?.now;
+  const nowMs = now instanceof Date ? now.getTime() : Date.now();
   // Checked after the signature so that an authentic but stale delivery (replay, clock skew) is told apart from a forgery.
   if (!(Math.abs(nowMs / 1000 - signedAt) <= tolerance)) {
     fail('timestamp_out_of_tolerance', `the signed timestamp is more than ${tolerance} seconds away from now`);

@@ -64,6 +64,13 @@ describe('verifySignature', () => {
     expect(verifySignature(body, header, secret, { now }).timestamp).toBe(t);
   });
 
+  it('accepts uppercase hex, and a matching v1 next to one that is not hex', () => {
+    const v1 = hmacHex(secret, t, body);
+    expect(verifySignature(body, `t=${t},v1=${v1.toUpperCase()}`, secret, { now }).timestamp).toBe(t);
+    expect(verifySignature(body, `t=${t},v1=not-hex,v1=${v1}`, secret, { now }).timestamp).toBe(t);
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1=not-hex,v1=${'00'.repeat(32)}`, secret, { now }))).toBe('malformed_header');
+  });
+
   it('accepts when any of several secrets matches (rotation on the receiver side)', () => {
     const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
     expect(verifySignature(body, header, ['whsec_new', secret], { now }).timestamp).toBe(t);
