@@ -173,6 +173,7 @@ function matchesAny(key: string, prefix: string, body: string | Uint8Array, cand
   for (let i = 0; i < candidates.length; i++) {
     const candidate = candidates[i] as string;
     if (candidate.length !== DIGEST_HEX_LENGTH) continue;
+    // Header values are byte strings (HTTP, Node and WHATWG alike), so latin1 copies them exactly.
     candidateBytes.write(candidate, 0, 'latin1');
     if (timingSafeEqual(expectedBytes, candidateBytes)) matched = true;
   }
