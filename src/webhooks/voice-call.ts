@@ -185,6 +185,11 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
     };
   }
 
+  /** What a log line may show: never the upgrade request, whose headers may carry the registration's credential. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `VoiceCall { path: ${JSON.stringify(this.request.url ?? '')}, samplesReceived: ${this.samplesReceived}, queuedFrames: ${this.#queue.length}, closeCode: ${String(this.closeCode)} }`;
+  }
+
   /** Only the audio, as `Int16Array` frames of 8 kHz samples; the handshake stays on `call.handshake`. */
   async *audio(): AsyncGenerator<Int16Array, void, undefined> {
     for await (const frame of this) {

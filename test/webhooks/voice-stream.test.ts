@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -167,6 +168,7 @@ describe('voice stream receiver', () => {
     const client = await connect(`ws://127.0.0.1:${port}/voice?call=1`, { authorization: 'Bearer partner-token' });
     const call = await firstCall(receiver);
     expect(call.request.url).toBe('/voice?call=1');
+    expect(inspect(call)).not.toContain('partner-token');
     client.send(JSON.stringify({ callId: 'call_5' }));
     expect(await call.handshake).toEqual({ callId: 'call_5' });
     await receiver.close();
