@@ -14,17 +14,23 @@ export function lowerCaseHeaders(headers: Record<string, string> | undefined): R
   return out;
 }
 
+const plain = /^[A-Za-z0-9_.*-]*$/;
+
+/** application/x-www-form-urlencoded, as URLSearchParams writes it; plain names and values pass as they are. */
+function formEncode(text: string): string {
+  return plain.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1);
+}
+
 /** `?a=1&b=2` with URLSearchParams encoding; undefined and null values are left out. '' when nothing remains. */
 export function serializeQuery(query: Query | undefined): string {
   if (!query) return '';
-  let params: URLSearchParams | undefined;
+  let out = '';
   for (const name of Object.keys(query)) {
     const value = query[name];
     if (value === undefined || value === null) continue;
-    params ??= new URLSearchParams();
-    params.append(name, String(value));
+    out += `${out ? '&' : '?'}${formEncode(name)}=${formEncode(String(value))}`;
   }
-  return params ? `?${params.toString()}` : '';
+  return out;
 }
 
 function toInt(value: string | undefined): number | undefined {

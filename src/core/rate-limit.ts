@@ -174,9 +174,12 @@ export class LocalRateLimiter implements RateLimiter {
   readonly #endpointLimits: Record<string, WindowLimit>;
   readonly #templates: Array<{ route: string; pattern: RegExp }> = [];
   #account: WindowGate | undefined;
+  /** Limited gates by limit key. */
   readonly #gates = new Map<string, WindowGate>();
-  /** Route → limit key, '' for none. */
-  readonly #keys = new Map<string, string>();
+  /** Route as sent → its limited gate, null when it has none. */
+  readonly #byRoute = new Map<string, WindowGate | null>();
+  /** Pause-only gates of routes without a limit of their own, created by a 429. */
+  readonly #paused = new Map<string, WindowGate>();
 
   constructor(options: RateLimitOptions = {}) {
     this.#accountLimit = options.account ?? DEFAULT_ACCOUNT_LIMIT;
@@ -189,23 +192,36 @@ export class LocalRateLimiter implements RateLimiter {
 
   /** `client.request()` names routes by concrete path; map them to the template that carries the limit. */
   #limitKey(route: string): string | undefined {
-    const cached = this.#keys.get(route);
-    if (cached !== undefined) return cached || undefined;
-    let key = '';
-    if (this.#endpointLimits[route]) key = route;
-    else for (const { route: template, pattern } of this.#templates) if (pattern.test(route)) key = template;
-    // Concrete paths are unbounded; a full cache starts over rather than grow.
-    if (this.#keys.size >= 1024) this.#keys.clear();
-    this.#keys.set(route, key);
-    return key || undefined;
+    if (this.#endpointLimits[route]) return route;
+    for (const { route: template, pattern } of this.#templates) if (pattern.test(route)) return template;
+    return undefined;
   }
 
-  #endpointGate(route: string, create: boolean): WindowGate | undefined {
-    const key = this.#limitKey(route) ?? route;
-    let gate = this.#gates.get(key);
-    if (gate || !create) return gate;
-    gate = new WindowGate(this.#endpointLimits[key] ?? unlimited);
-    this.#gates.set(key, gate);
+  /** The gate of a limited endpoint, created on first use; null for routes with no limit of their own. */
+  #limitedGate(route: string): WindowGate | null {
+    let gate = this.#byRoute.get(route);
+    if (gate !== undefined) return gate;
+    const key = this.#limitKey(route);
+    gate = null;
+    if (key !== undefined) {
+      gate = this.#gates.get(key) ?? new WindowGate(this.#endpointLimits[key] as WindowLimit);
+      this.#gates.set(key, gate);
+    }
+    // Concrete paths are unbounded; a full cache starts over rather than grow.
+    if (this.#byRoute.size >= 1024) this.#byRoute.clear();
+    this.#byRoute.set(route, gate);
+    return gate;
+  }
+
+  /** The route's own gate for pauses: its limited gate, or a pause-only gate. */
+  #pausableGate(route: string): WindowGate {
+    const limited = this.#limitedGate(route);
+    if (limited) return limited;
+    let gate = this.#paused.get(route);
+    if (!gate) {
+      gate = new WindowGate(unlimited);
+      this.#paused.set(route, gate);
+    }
     return gate;
   }
 
@@ -215,7 +231,7 @@ export class LocalRateLimiter implements RateLimiter {
   }
 
   acquire(route: string, signal?: AbortSignal): Promise<void> | undefined {
-    const gate = this.#endpointGate(route, this.#limitKey(route) !== undefined);
+    const gate = this.#limitedGate(route) ?? this.#paused.get(route);
     const pending = gate?.acquire(signal);
     if (!pending) return this.#accountAfter(gate, signal);
     return pending.then(() => this.#accountAfter(gate, signal));
@@ -232,7 +248,7 @@ export class LocalRateLimiter implements RateLimiter {
   }
 
   release(route: string): void {
-    this.#endpointGate(route, false)?.release();
+    this.#limitedGate(route)?.release();
     this.#accountGate().release();
   }
 
@@ -240,20 +256,23 @@ export class LocalRateLimiter implements RateLimiter {
     if (info.remaining > 0) return;
     // The headers describe whichever limit the server applied: the endpoint's when the
     // numbers match it, else the account's.
-    const endpoint = this.#endpointGate(route, false);
+    const endpoint = this.#limitedGate(route) ?? undefined;
     const account = this.#accountGate();
     const gate = endpoint && (endpoint.limit === info.limit || account.limit !== info.limit) ? endpoint : account;
     gate.pauseUntil(monotonicNow() + info.resetSeconds * 1000);
   }
 
   pause(route: string, ms: number): void {
-    this.#endpointGate(route, true)?.pauseUntil(monotonicNow() + ms);
+    this.#pausableGate(route).pauseUntil(monotonicNow() + ms);
   }
 
   close(): void {
     const reason = new ConnectionError('the client was closed while the call waited for a rate-limit slot');
     this.#account?.close(reason);
     for (const gate of this.#gates.values()) gate.close(reason);
+    for (const gate of this.#paused.values()) gate.close(reason);
     this.#gates.clear();
+    this.#paused.clear();
+    this.#byRoute.clear();
   }
 }
