@@ -187,7 +187,9 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
 
   /** What a log line may show: never the upgrade request, whose headers may carry the registration's credential. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `VoiceCall { path: ${JSON.stringify(this.request.url ?? '')}, samplesReceived: ${this.samplesReceived}, queuedFrames: ${this.#queue.length}, closeCode: ${String(this.closeCode)} }`;
+    // The query string is left out too: a voiceStreamUrl may carry a token there.
+    const path = (this.request.url ?? '').split('?')[0] ?? '';
+    return `VoiceCall { path: ${JSON.stringify(path)}, samplesReceived: ${this.samplesReceived}, queuedFrames: ${this.#queue.length}, closeCode: ${String(this.closeCode)} }`;
   }
 
   /** Only the audio, as `Int16Array` frames of 8 kHz samples; the handshake stays on `call.handshake`. */

@@ -169,6 +169,7 @@ describe('voice stream receiver', () => {
     const call = await firstCall(receiver);
     expect(call.request.url).toBe('/voice?call=1');
     expect(inspect(call)).not.toContain('partner-token');
+    expect(inspect(call)).toContain('"/voice"');
     client.send(JSON.stringify({ callId: 'call_5' }));
     expect(await call.handshake).toEqual({ callId: 'call_5' });
     await receiver.close();
