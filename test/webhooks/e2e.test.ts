@@ -177,9 +177,10 @@ describe('retries, suspension and redelivery against a sandbox on a scaled clock
   let site: Loopback & { use(listener: Listener): void };
 
   beforeAll(async () => {
-    // 50 sandbox ms per real ms: a 5 s retry delay passes in 100 ms. The sandbox's 10 s delivery
-    // timeout scales too (200 ms real), so the scale stays modest enough for a loaded machine.
-    sandbox = await startSandbox({ port: 0, seed: 42, timeScale: 50, rateLimit: false });
+    // 20 sandbox ms per real ms: a 1 s retry delay passes in 50 ms, the 30 s voice quality retry
+    // in 1.5 s. The sandbox's 10 s delivery timeout scales too (500 ms real), so the scale stays
+    // modest enough for a loaded machine.
+    sandbox = await startSandbox({ port: 0, seed: 42, timeScale: 20, rateLimit: false });
     // The test polls the deliveries list often; the client-side limiter would pace it to 120 a minute.
     client = new PartnerClient({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret, rateLimit: false });
     site = await receiver();
@@ -200,7 +201,7 @@ describe('retries, suspension and redelivery against a sandbox on a scaled clock
       network,
       eventType: 'sms',
       webhookUrls: { messageUrl: `${site.url}/sms` },
-      retryPolicy: { maxAttempts: 2, backoffStrategy: 'fixed', initialDelaySeconds: 5, maxDelaySeconds: 60 },
+      retryPolicy: { maxAttempts: 2, backoffStrategy: 'fixed', initialDelaySeconds: 1, maxDelaySeconds: 60 },
     });
 
     let failing = true;
