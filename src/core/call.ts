@@ -212,6 +212,7 @@ export class Call<T> {
       });
     } catch (error) {
       if (this.#signal?.aborted) throw this.#signal.reason;
+      if (error instanceof PartnerError) throw error;
       if (this.#timedOut) {
         throw new TimeoutError(`${this.#spec.route} timed out after ${timeoutMs} ms`, timeoutMs);
       }

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import { ConnectionError } from './errors.js';
+import { ConfigurationError, ConnectionError } from './errors.js';
 import type { HttpMethod } from './request.js';
 
 /** One HTTP exchange as the layers above the wire see it, whatever carried it. */
@@ -75,6 +75,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 export class UndiciWire implements Wire {
   #dispatcher: Dispatcher | undefined;
   readonly #owned: boolean;
+  #closed = false;
 
   constructor(dispatcher?: Dispatcher) {
     this.#dispatcher = dispatcher;
@@ -82,6 +83,8 @@ export class UndiciWire implements Wire {
   }
 
   async send(request: WireRequest): Promise<WireResponse> {
+    // A retry scheduled before close() must not open a fresh pool behind the caller's back.
+    if (this.#closed) throw new ConfigurationError('the client is closed');
     this.#dispatcher ??= proxyConfigured()
       ? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 })
       : new Agent({ keepAliveTimeout: 10_000 });
@@ -98,6 +101,7 @@ export class UndiciWire implements Wire {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     const dispatcher = this.#dispatcher;
     if (!dispatcher || !this.#owned) return;
     this.#dispatcher = undefined;

@@ -123,3 +123,17 @@ describe('close()', () => {
     await expect(getThing()).rejects.toThrow(/closed/);
   });
 });
+
+describe('close() during a call', () => {
+  it('rejects a call waiting for a rate-limit slot and does not retry it', async () => {
+    server.on(THING, ok(1));
+    await client.close();
+    client = clientFor(server, { rateLimit: { account: { limit: 2, windowMs: 10_000 } } });
+    await getThing();
+    const waiting = getThing();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.close();
+    await expect(waiting).rejects.toThrow(/closed/);
+    expect(server.requestsTo(THING)).toHaveLength(1);
+  });
+});
