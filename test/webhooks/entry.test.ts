@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -7,19 +8,32 @@ import * as webhooks from '../../src/webhooks/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * Relative specifiers of every way a module can load another: `import … from`, `export … from`,
+ * a bare `import '…'` (side effects only), `import('…')` and `require('…')`.
+ */
+const IMPORT_FORMS = [
+  /(?:import|export)[^'"]*?from\s*['"](\.[^'"]+)['"]/g,
+  /\bimport\s*['"](\.[^'"]+)['"]/g,
+  /\b(?:import|require)\s*\(\s*['"](\.[^'"]+)['"]\s*\)/g,
+];
+
+function relativeImports(source: string): string[] {
+  return IMPORT_FORMS.flatMap((form) => [...source.matchAll(form)].map((match) => match[1] ?? ''));
+}
+
 /** Every source file reachable from `entry` through relative imports. */
-function reachable(entry: string): string[] {
+function reachable(entry: string, base = root): string[] {
   const seen = new Set<string>();
   const visit = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
-    const source = readFileSync(file, 'utf8');
-    for (const match of source.matchAll(/(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]/g)) {
-      visit(join(dirname(file), (match[1] ?? '').replace(/\.js$/, '.ts')));
+    for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
+      visit(join(dirname(file), specifier.replace(/\.js$/, '.ts')));
     }
   };
-  visit(join(root, entry));
-  return [...seen].map((file) => relative(root, file)).sort();
+  visit(join(base, entry));
+  return [...seen].map((file) => relative(base, file)).sort();
 }
 
 describe('mobile-partner-sdk/webhooks entry', () => {
@@ -28,6 +42,27 @@ describe('mobile-partner-sdk/webhooks entry', () => {
     expect(files).toContain('src/webhooks/verify.ts');
     const outside = files.filter((file) => !file.startsWith('src/webhooks/'));
     expect(outside).toEqual(['src/core/errors.ts']);
+  });
+
+  it('sees client code however it is imported, so the check above cannot be dodged', () => {
+    const fixture = mkdtempSync(join(tmpdir(), 'entry-'));
+    try {
+      writeFileSync(join(fixture, 'client.ts'), 'export const client = 1;\n');
+      const forms = {
+        named: "import { client } from './client.js';",
+        typeOnly: "import type { client } from './client.js';",
+        reexport: "export * from './client.js';",
+        sideEffect: "import './client.js';",
+        dynamic: "const load = () => import('./client.js');",
+        multiline: "import {\n  client,\n} from './client.js';",
+      };
+      for (const [name, line] of Object.entries(forms)) {
+        writeFileSync(join(fixture, `${name}.ts`), `${line}\n`);
+        expect(reachable(`${name}.ts`, fixture), name).toContain('client.ts');
+      }
+    } finally {
+      rmSync(fixture, { recursive: true, force: true });
+    }
   });
 
   it('shares its helpers and error class with the main entry', () => {
