@@ -16,6 +16,7 @@ export interface Answer {
   status?: number;
   body: unknown;
   delayMs?: number;
+  headers?: Record<string, string>;
 }
 
 export type RouteHandler = (request: SeenRequest) => Answer | Promise<Answer>;
@@ -70,7 +71,7 @@ export async function startResourcesServer(): Promise<ResourcesServer> {
       }
       if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
       if (response.destroyed) return;
-      response.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
+      response.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
       response.end(JSON.stringify(answer.body));
     })().catch((error: unknown) => {
       response.writeHead(500, { 'content-type': 'text/plain' });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type EsimProvisioningResult,
   RequestValidationError,
@@ -127,18 +127,6 @@ describe('async operations', () => {
     expect(polls()).toHaveLength(0);
   });
 
-  it('the delay between polls grows from pollIntervalMs', async () => {
-    const times: number[] = [];
-    server.handle('GET', TX_PATH, () => {
-      times.push(performance.now());
-      return { body: envelope({ transactionId: 'tx_1', status: times.length >= 5 ? 'COMPLETED' : 'PENDING' }) };
-    });
-    await server.client().transactions.wait('tx_1', { pollIntervalMs: 20 });
-    const gaps = times.slice(1).map((time, index) => time - (times[index] ?? 0));
-    expect(gaps[0]).toBeGreaterThanOrEqual(18);
-    expect(gaps[3]).toBeGreaterThan(gaps[0] ?? 0);
-  });
-
   it('transactions.retrieve() returns one poll, and a blank id is refused before sending', async () => {
     scriptTransaction([{ status: 'PENDING', message: 'queued' }]);
     const client = server.client();
@@ -153,5 +141,72 @@ describe('async operations', () => {
     scriptTransaction([{ status: 'COMPLETED', result: { portInNumber: '+14155550123' } }]);
     const handle = await server.client().portIns.submit({ portInNumber: '+14155550123', iccid: '8901' });
     await expect(handle.wait({ pollIntervalMs: 5 })).resolves.toMatchObject({ status: 'COMPLETED' });
+  });
+});
+
+describe('polls go through the transport', () => {
+  it('a poll answered 503 or 429 is retried like any GET, and the wait carries on', async () => {
+    const answers = [
+      { status: 503, body: { success: false, error: { code: 'INTERNAL_ERROR', message: 'busy' } } },
+      { status: 429, body: { success: false, error: { code: 'RATE_LIMITED', message: 'slow down' } }, headers: { 'retry-after': '0' } },
+      { body: envelope({ transactionId: 'tx_1', status: 'COMPLETED', result: {} }) },
+    ];
+    server.handle('GET', TX_PATH, () => answers.shift() ?? { status: 500, body: {} });
+    const done = await server.client({ maxRetries: 2 }).transactions.wait('tx_1', { pollIntervalMs: 5 });
+    expect(done.status).toBe('COMPLETED');
+    expect(polls()).toHaveLength(3);
+  });
+
+  it("polls wait for the client's rate limiter", async () => {
+    scriptTransaction([{ status: 'PENDING' }, { status: 'PENDING' }, { status: 'COMPLETED' }]);
+    const client = server.client({
+      rateLimit: { endpoints: { 'GET /api/v3/transactions/{transactionId}': { limit: 1, windowMs: 150 } } },
+    });
+    const started = performance.now();
+    await client.transactions.wait('tx_1', { pollIntervalMs: 1 });
+    // three polls at one per 150 ms window: the third cannot start before 300 ms
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(polls()).toHaveLength(3);
+  });
+});
+
+describe('poll schedule', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  /** A handle over a scripted fetcher; records the (fake) time of every poll. */
+  function scheduledHandle(pendingPolls: number): { handle: TransactionHandle; times: number[] } {
+    const times: number[] = [];
+    const fetch = (): Promise<Transaction> => {
+      times.push(Date.now());
+      return Promise.resolve({ transactionId: 'tx_1', status: times.length > pendingPolls ? 'COMPLETED' : 'PENDING' });
+    };
+    return { handle: new TransactionHandle({ transactionId: 'tx_1', statusEndpoint: TX_PATH }, fetch), times };
+  }
+
+  const gaps = (times: number[]): number[] => times.slice(1).map((time, index) => time - (times[index] ?? 0));
+
+  it('backs off ×1.5 from pollIntervalMs up to maxPollIntervalMs, with up to 20 % jitter added', async () => {
+    vi.useFakeTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    const { handle, times } = scheduledHandle(6);
+    const done = handle.wait({ pollIntervalMs: 100, maxPollIntervalMs: 300 });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await expect(done).resolves.toMatchObject({ status: 'COMPLETED' });
+    // 100, 150, 225, then the 300 ceiling; each ×1.1 for the mocked half of the 20 % jitter (timers count whole ms)
+    expect(gaps(times).map((gap) => Math.round(gap))).toEqual([110, 165, 247, 330, 330, 330]);
+  });
+
+  it('jitter spreads the delays between the interval and 20 % above it', async () => {
+    vi.useFakeTimers();
+    const random = vi.spyOn(Math, 'random');
+    random.mockReturnValueOnce(0).mockReturnValueOnce(0.75);
+    const { handle, times } = scheduledHandle(2);
+    const done = handle.wait({ pollIntervalMs: 1_000, maxPollIntervalMs: 1_000 });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await done;
+    expect(gaps(times).map((gap) => Math.round(gap))).toEqual([1_000, 1_150]);
   });
 });
