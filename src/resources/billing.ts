@@ -2,9 +2,9 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { TransactionHandle } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
 import { type CreditBalance, creditBalanceSchema, type TopUpParams, topUpParamsSchema } from '../schemas/billing.js';
-import { type AsyncAcceptance, asyncAcceptanceSchema, openObjectSchema } from '../schemas/common.js';
+import { type OpenObject, openObjectSchema } from '../schemas/common.js';
 import { type Endpoint, Resource } from './endpoint.js';
-import { transactionPollRoute } from './transactions.js';
+import { asyncOperation } from './transactions.js';
 
 const retrieveCreditBalance: Endpoint<CreditBalance> = {
   method: 'GET',
@@ -12,18 +12,10 @@ const retrieveCreditBalance: Endpoint<CreditBalance> = {
   schema: creditBalanceSchema,
 };
 
-/** Answers 201 (not 202) with the transaction to poll (spec part 1 rule 7). */
-const topUp: Endpoint<AsyncAcceptance> = {
-  method: 'POST',
-  path: '/api/v1.1/top-up',
-  schema: asyncAcceptanceSchema,
-  body: topUpParamsSchema,
-  idempotent: true,
-};
+/** Answers 201 (not 202) with the transaction to poll (spec part 1 rule 7); the result is not shown. */
+const topUp = asyncOperation({ path: '/api/v1.1/top-up', body: topUpParamsSchema }, openObjectSchema);
 
-const topUpTransaction = transactionPollRoute(openObjectSchema);
-
-export type TopUpResult = Record<string, unknown>;
+export type TopUpResult = OpenObject;
 
 export class Billing extends Resource {
   /** Prepaid credit per currency; 404 NOT_FOUND when the customer is missing. */
@@ -33,6 +25,6 @@ export class Billing extends Resource {
 
   /** Adds prepaid credit; resolves to a handle to `wait()` on. */
   topUp(body: TopUpParams, options?: RequestOptions): ApiPromise<TransactionHandle<TopUpResult>> {
-    return this.start(topUp, topUpTransaction, { body, options });
+    return this.start(topUp, { body, options });
   }
 }

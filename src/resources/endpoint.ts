@@ -22,6 +22,15 @@ export interface Endpoint<T> extends RouteDefinition<T> {
   body?: z.ZodType;
 }
 
+/**
+ * An asynchronous operation (spec part 1 rule 7): the write that is accepted with a transaction,
+ * and the status poll typing that operation's `result`. Declared with `asyncOperation()`.
+ */
+export interface AsyncOperation<R> {
+  accept: Endpoint<AsyncAcceptance>;
+  poll: RouteDefinition<Transaction<R>>;
+}
+
 export function routeKey(route: RouteDefinition<unknown>): string {
   return `${route.method} ${route.path}`;
 }
@@ -73,16 +82,12 @@ export abstract class Resource extends APIResource {
     }, prepared.query ?? {});
   }
 
-  /** An asynchronous operation: the acceptance answer becomes a handle polling `poll`. */
-  protected start<R>(
-    route: Endpoint<AsyncAcceptance>,
-    poll: RouteDefinition<Transaction<R>>,
-    input: CallInput,
-  ): ApiPromise<TransactionHandle<R>> {
-    const accepted = this.call(route, input).asResult();
+  /** An asynchronous operation: the acceptance answer becomes a handle polling the operation's status route. */
+  protected start<R>(operation: AsyncOperation<R>, input: CallInput): ApiPromise<TransactionHandle<R>> {
+    const accepted = this.call(operation.accept, input).asResult();
     const handle = accepted.then((result) => ({
       ...result,
-      data: new TransactionHandle<R>(result.data, transactionFetcher(this.transport, poll, result.data.transactionId)),
+      data: new TransactionHandle<R>(result.data, transactionFetcher(this.transport, operation.poll, result.data.transactionId)),
     }));
     return new ApiPromise(handle);
   }

@@ -1,7 +1,6 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { TransactionHandle } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
-import { type AsyncAcceptance, asyncAcceptanceSchema } from '../schemas/common.js';
 import {
   type EsimActivation,
   type EsimProvisioningResult,
@@ -11,7 +10,7 @@ import {
   esimProvisionParamsSchema,
 } from '../schemas/esim.js';
 import { type Endpoint, Resource } from './endpoint.js';
-import { transactionPollRoute } from './transactions.js';
+import { asyncOperation } from './transactions.js';
 
 const retrieveQr: Endpoint<EsimActivation> = {
   method: 'GET',
@@ -19,15 +18,7 @@ const retrieveQr: Endpoint<EsimActivation> = {
   schema: esimActivationSchema,
 };
 
-const provisionEsim: Endpoint<AsyncAcceptance> = {
-  method: 'POST',
-  path: '/api/v1.1/esim',
-  schema: asyncAcceptanceSchema,
-  body: esimProvisionParamsSchema,
-  idempotent: true,
-};
-
-const provisioningTransaction = transactionPollRoute(esimProvisioningResultSchema);
+const provisioning = asyncOperation({ path: '/api/v1.1/esim', body: esimProvisionParamsSchema }, esimProvisioningResultSchema);
 
 export class Esim extends Resource {
   /** The activation QR of an eSIM (a read; it never regenerates the profile). 400 for a physical SIM. */
@@ -37,6 +28,6 @@ export class Esim extends Resource {
 
   /** Starts provisioning; `await (await provision(...)).wait()` gives `result: { mdn, iccid, qrCode }`. */
   provision(body: EsimProvisionParams, options?: RequestOptions): ApiPromise<TransactionHandle<EsimProvisioningResult>> {
-    return this.start(provisionEsim, provisioningTransaction, { body, options });
+    return this.start(provisioning, { body, options });
   }
 }

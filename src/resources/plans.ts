@@ -1,7 +1,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { TransactionHandle } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
-import { type AsyncAcceptance, asyncAcceptanceSchema, openObjectSchema } from '../schemas/common.js';
+import { type OpenObject, openObjectSchema } from '../schemas/common.js';
 import {
   type Plan,
   type PlanPurchase,
@@ -11,7 +11,7 @@ import {
   planSchema,
 } from '../schemas/plan.js';
 import { type Endpoint, Resource } from './endpoint.js';
-import { transactionPollRoute } from './transactions.js';
+import { asyncOperation } from './transactions.js';
 
 const retrievePlan: Endpoint<Plan> = {
   method: 'GET',
@@ -26,18 +26,10 @@ const purchasePlan: Endpoint<PlanPurchase> = {
   body: planPurchaseParamsSchema,
 };
 
-const purchasePlanAsync: Endpoint<AsyncAcceptance> = {
-  method: 'POST',
-  path: '/api/v3/plans/purchase',
-  schema: asyncAcceptanceSchema,
-  body: planPurchaseParamsSchema,
-  idempotent: true,
-};
-
 /** The v3 purchase's result is not shown: an open object. */
-const purchaseTransaction = transactionPollRoute(openObjectSchema);
+const purchaseAsync = asyncOperation({ path: '/api/v3/plans/purchase', body: planPurchaseParamsSchema }, openObjectSchema);
 
-export type PlanPurchaseResult = Record<string, unknown>;
+export type PlanPurchaseResult = OpenObject;
 
 export class Plans extends Resource {
   /** A plan by its productId (the display name, which is the id; spaces are fine). */
@@ -52,6 +44,6 @@ export class Plans extends Resource {
 
   /** Asynchronous purchase (v3): resolves to a handle to `wait()` on. */
   purchaseAsync(body: PlanPurchaseParams, options?: RequestOptions): ApiPromise<TransactionHandle<PlanPurchaseResult>> {
-    return this.start(purchasePlanAsync, purchaseTransaction, { body, options });
+    return this.start(purchaseAsync, { body, options });
   }
 }

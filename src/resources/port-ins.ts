@@ -2,7 +2,7 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { TransactionHandle } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
-import { type AsyncAcceptance, asyncAcceptanceSchema, openObjectSchema } from '../schemas/common.js';
+import { type OpenObject, openObjectSchema } from '../schemas/common.js';
 import {
   type PortIn,
   type PortInEligibility,
@@ -16,7 +16,7 @@ import {
   portInSubmitParamsSchema,
 } from '../schemas/port-in.js';
 import { type Endpoint, Resource } from './endpoint.js';
-import { transactionPollRoute } from './transactions.js';
+import { asyncOperation } from './transactions.js';
 
 const listPortIns: Endpoint<PortIn[]> = {
   method: 'GET',
@@ -33,19 +33,10 @@ const checkEligibility: Endpoint<PortInEligibility> = {
   auth: false,
 };
 
-/** Admin tier; answered outside the standard envelope (spec part 1 rule 8). */
-const submitPortIn: Endpoint<AsyncAcceptance> = {
-  method: 'POST',
-  path: '/api/v3/port-in',
-  schema: asyncAcceptanceSchema,
-  body: portInSubmitParamsSchema,
-  envelope: false,
-  idempotent: true,
-};
+/** Admin tier; answered outside the standard envelope (spec part 1 rule 8). The result is not shown. */
+const submitPortIn = asyncOperation({ path: '/api/v3/port-in', body: portInSubmitParamsSchema, envelope: false }, openObjectSchema);
 
-const portInTransaction = transactionPollRoute(openObjectSchema);
-
-export type PortInResult = Record<string, unknown>;
+export type PortInResult = OpenObject;
 
 export class PortIns extends Resource {
   list(params?: PortInListParams, options?: RequestOptions): PagePromise<PortIn> {
@@ -59,6 +50,6 @@ export class PortIns extends Resource {
 
   /** Submits a port-in (v3, Admin tier); resolves to a handle to `wait()` on. */
   submit(body: PortInSubmitParams, options?: RequestOptions): ApiPromise<TransactionHandle<PortInResult>> {
-    return this.start(submitPortIn, portInTransaction, { body, options });
+    return this.start(submitPortIn, { body, options });
   }
 }

@@ -9,21 +9,29 @@ import {
   transactionSchema,
   transactionSchemaWithResult,
 } from '../schemas/transaction.js';
-import { type Endpoint, Resource, routeKey, transactionFetcher } from './endpoint.js';
-
-const TRANSACTION_PATH = '/api/v3/transactions/{transactionId}';
+import { type AsyncAcceptance, asyncAcceptanceSchema } from '../schemas/common.js';
+import { type AsyncOperation, type Endpoint, Resource, routeKey, transactionFetcher } from './endpoint.js';
 
 /** The universal status poll (spec part 4): no bearer, the id itself is the credential. */
-export const retrieveTransaction: Endpoint<Transaction> = {
+const retrieveTransaction: Endpoint<Transaction> = {
   method: 'GET',
-  path: TRANSACTION_PATH,
+  path: '/api/v3/transactions/{transactionId}',
   schema: transactionSchema,
   auth: false,
 };
 
-/** The same poll route, typing `result` for an operation whose result shape is known. */
-export function transactionPollRoute<R>(result: z.ZodType<R>): Endpoint<Transaction<R>> {
-  return { ...retrieveTransaction, schema: transactionSchemaWithResult(result) };
+/**
+ * Declares an asynchronous operation: an idempotent POST answered with `{ transactionId,
+ * statusEndpoint }` (202, or 201 for top-up), and the status poll typing its `result`.
+ */
+export function asyncOperation<R>(
+  accept: Pick<Endpoint<AsyncAcceptance>, 'path' | 'body' | 'envelope'>,
+  result: z.ZodType<R>,
+): AsyncOperation<R> {
+  return {
+    accept: { method: 'POST', schema: asyncAcceptanceSchema, idempotent: true, ...accept },
+    poll: { ...retrieveTransaction, schema: transactionSchemaWithResult(result) },
+  };
 }
 
 export class Transactions extends Resource {
