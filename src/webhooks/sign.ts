@@ -8,6 +8,13 @@ export interface SignOptions {
 }
 
 /**
+ * 11 digits of seconds reach the year 5138, while Date.now() has had 13 digits since 2001: a
+ * larger timestamp is milliseconds passed by mistake, which would only fail later, in the
+ * receiver under test, as timestamp_out_of_tolerance.
+ */
+const LATEST_PLAUSIBLE_SECONDS = 99_999_999_999;
+
+/**
  * Builds the `X-Service-Signature` value the service would send for this body (spec part 6),
  * so partners can test their receivers: `t=<unix>,v1=<lowercase hex HMAC-SHA256 of "<t>.<body>">`.
  * With several secrets, one v1 per secret, as during a rotation.
@@ -21,6 +28,9 @@ export function signPayload(rawBody: RawBody, secret: string | readonly string[]
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
     throw new WebhookSignatureError('malformed_header', 'timestamp must be a non-negative integer of unix seconds');
+  }
+  if (timestamp > LATEST_PLAUSIBLE_SECONDS) {
+    throw new WebhookSignatureError('malformed_header', 'timestamp is unix seconds; this one looks like milliseconds (Date.now()): divide by 1000');
   }
   const prefix = `${timestamp}.`;
   const signatures = secrets.map((key) => `v1=${createHmac('sha256', key).update(prefix).update(body).digest('hex')}`);

@@ -74,10 +74,12 @@ function trimmedSlice(header: string, from: number, to: number): string {
 const CANONICAL_TAIL_LENGTH = 4 + DIGEST_HEX_LENGTH;
 
 /**
- * The form every delivery of the service has, `t=<digits>,v1=<64 chars>`, read with one indexOf;
- * undefined for anything else, which {@link parseHeader} then reads the general way.
+ * The timestamp of a header in the form every delivery of the service has,
+ * `t=<digits>,v1=<64 chars>`, found with one indexOf; undefined for any other layout. The v1 is
+ * then `header.slice(header.length - 64)`. Only a match is trusted from this reading: anything
+ * else goes to {@link parseHeader}, so a refusal's reason never depends on which path ran.
  */
-function parseCanonical(header: string): ParsedHeader | undefined {
+function canonicalTimestamp(header: string): string | undefined {
   if (header.charCodeAt(0) !== 116 /* t */ || header.charCodeAt(1) !== 61 /* = */) return undefined;
   const comma = header.indexOf(',', 2);
   if (comma === -1 || header.length - comma !== CANONICAL_TAIL_LENGTH) return undefined;
@@ -85,7 +87,7 @@ function parseCanonical(header: string): ParsedHeader | undefined {
     return undefined;
   }
   const timestamp = header.slice(2, comma);
-  return isDigits(timestamp) ? { timestamp, signatures: [header.slice(comma + 4)] } : undefined;
+  return isDigits(timestamp) ? timestamp : undefined;
 }
 
 /**
@@ -95,8 +97,6 @@ function parseCanonical(header: string): ParsedHeader | undefined {
  * the header.
  */
 function parseHeader(header: string): ParsedHeader {
-  const canonical = parseCanonical(header);
-  if (canonical) return canonical;
   let timestamp: string | undefined;
   const signatures: string[] = [];
   let start = 0;
@@ -161,21 +161,51 @@ function headerValue(signatureHeader: unknown): string {
 /** Scratch space for the comparison; verification is synchronous, so one pair serves every call. */
 const expectedBytes = Buffer.alloc(DIGEST_HEX_LENGTH);
 const candidateBytes = Buffer.alloc(DIGEST_HEX_LENGTH);
+let expectedHex = '';
 
 /**
- * Whether any candidate is the HMAC of `<t>.<body>` under `key`. The digest is taken as lowercase
- * hex (a string: cheaper than a fresh Buffer) and compared as bytes with timingSafeEqual; only
- * the length, public anyway, is compared in variable time.
+ * Takes the HMAC of `<t>.<body>` under `key` as lowercase hex (a string: cheaper than a fresh
+ * Buffer) into the scratch space that {@link equalsExpected} compares against.
  */
+function computeExpected(key: string, prefix: string, body: string | Uint8Array): void {
+  expectedHex = createHmac('sha256', key).update(prefix).update(body).digest('hex');
+  expectedBytes.write(expectedHex, 0, 'latin1');
+}
+
+/**
+ * Whether `candidate` is the expected digest, compared as bytes with timingSafeEqual; only the
+ * length, public anyway, is compared in variable time. A latin1 copy keeps only the low byte of
+ * each character, so a string from outside HTTP (which gives byte strings) such as `"\u0161"`
+ * could alias `"a"`: once the bytes are equal, the candidate must also equal the digest as a
+ * string. That second comparison runs only when the bytes already matched, so it tells a caller
+ * nothing the candidate did not already contain.
+ */
+function equalsExpected(candidate: string): boolean {
+  if (candidate.length !== DIGEST_HEX_LENGTH) return false;
+  candidateBytes.write(candidate, 0, 'latin1');
+  return timingSafeEqual(expectedBytes, candidateBytes) && candidate === expectedHex;
+}
+
+/** Whether any candidate is the HMAC of `<t>.<body>` under `key`; every candidate is compared, matched or not. */
 function matchesAny(key: string, prefix: string, body: string | Uint8Array, candidates: readonly string[]): boolean {
-  expectedBytes.write(createHmac('sha256', key).update(prefix).update(body).digest('hex'), 0, 'latin1');
+  computeExpected(key, prefix, body);
   let matched = false;
   for (let i = 0; i < candidates.length; i++) {
-    const candidate = candidates[i] as string;
-    if (candidate.length !== DIGEST_HEX_LENGTH) continue;
-    // Header values are byte strings (HTTP, Node and WHATWG alike), so latin1 copies them exactly.
-    candidateBytes.write(candidate, 0, 'latin1');
-    if (timingSafeEqual(expectedBytes, candidateBytes)) matched = true;
+    if (equalsExpected(candidates[i] as string)) matched = true;
+  }
+  return matched;
+}
+
+/** Whether the v1 of a canonical header matches under any of the secrets. */
+function canonicalMatches(secret: WebhookSecret, prefix: string, body: string | Uint8Array, candidate: string): boolean {
+  if (typeof secret === 'string') {
+    computeExpected(secret, prefix, body);
+    return equalsExpected(candidate);
+  }
+  let matched = false;
+  for (let i = 0; i < secret.length; i++) {
+    computeExpected(secret[i] as string, prefix, body);
+    if (equalsExpected(candidate)) matched = true;
   }
   return matched;
 }
@@ -197,6 +227,42 @@ function explainMismatch(secrets: readonly string[], prefix: string, body: strin
   return false;
 }
 
+/** Reads any header the general way and checks it; returns the signed timestamp or throws the reason. */
+function verifyParsed(header: string, secret: WebhookSecret, body: string | Uint8Array): string {
+  const { timestamp, signatures } = parseHeader(header);
+  const prefix = `${timestamp}.`;
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  let matched = false;
+  for (const key of secrets) if (matchesAny(key, prefix, body, signatures)) matched = true;
+  if (!matched && !explainMismatch(secrets, prefix, body, signatures)) {
+    fail('signature_mismatch', 'no v1 signature matches the body with the given signing secret(s)');
+  }
+  return timestamp;
+}
+
+/** `options.toleranceSeconds`, refusing (so failing closed) anything but a number ≥ 0. */
+function toleranceOf(options: VerifyOptions | undefined): number {
+  const tolerance: unknown = options?.toleranceSeconds;
+  if (tolerance === undefined) return DEFAULT_TOLERANCE_SECONDS;
+  if (typeof tolerance !== 'number' || !(tolerance >= 0)) {
+    fail('timestamp_out_of_tolerance', 'toleranceSeconds must be a number of seconds, 0 or more (Infinity turns the check off)');
+  }
+  return tolerance;
+}
+
+/**
+ * `options.now` in unix seconds. Anything but a valid Date (a number of seconds or milliseconds
+ * is the likely mistake) is refused rather than replaced by the real clock, which would make a
+ * test pass or fail for the wrong reason.
+ */
+function nowSeconds(options: VerifyOptions | undefined): number {
+  const now: unknown = options?.now;
+  if (now === undefined) return Date.now() / 1000;
+  const ms = now instanceof Date ? now.getTime() : Number.NaN;
+  if (Number.isNaN(ms)) fail('timestamp_out_of_tolerance', 'options.now must be a valid Date');
+  return ms / 1000;
+}
+
 /**
  * Checks a delivery's `X-Service-Signature` against the exact received bytes (spec part 6):
  * HMAC-SHA256 keyed with the signingSecret over `<t>.<raw body>`, compared in constant time,
@@ -215,27 +281,16 @@ export function verifySignature(
 ): VerifiedSignature {
   const body = toRawBytes(rawBody);
   checkSecrets(secret);
-  const { timestamp, signatures } = parseHeader(headerValue(signatureHeader));
-  const prefix = `${timestamp}.`;
-
-  let matched = false;
-  if (typeof secret === 'string') {
-    matched = matchesAny(secret, prefix, body, signatures);
-  } else {
-    for (let i = 0; i < secret.length; i++) {
-      if (matchesAny(secret[i] as string, prefix, body, signatures)) matched = true;
-    }
-  }
-  if (!matched && !explainMismatch(typeof secret === 'string' ? [secret] : secret, prefix, body, signatures)) {
-    fail('signature_mismatch', 'no v1 signature matches the body with the given signing secret(s)');
+  const header = headerValue(signatureHeader);
+  let timestamp = canonicalTimestamp(header);
+  if (timestamp === undefined || !canonicalMatches(secret, `${timestamp}.`, body, header.slice(header.length - DIGEST_HEX_LENGTH))) {
+    timestamp = verifyParsed(header, secret, body);
   }
 
   const signedAt = Number(timestamp);
-  const tolerance = options?.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const now = options?.now;
-  const nowMs = now instanceof Date ? now.getTime() : Date.now();
+  const tolerance = toleranceOf(options);
   // Checked after the signature so that an authentic but stale delivery (replay, clock skew) is told apart from a forgery.
-  if (!(Math.abs(nowMs / 1000 - signedAt) <= tolerance)) {
+  if (!(Math.abs(nowSeconds(options) - signedAt) <= tolerance)) {
     fail('timestamp_out_of_tolerance', `the signed timestamp is more than ${tolerance} seconds away from now`);
   }
   return { timestamp: signedAt };

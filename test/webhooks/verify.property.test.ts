@@ -80,6 +80,54 @@ describe('verifySignature under random tampering', () => {
   });
 });
 
+/** The reason verification refuses with, or 'accepted'. */
+function outcome(fn: () => unknown): string {
+  try {
+    fn();
+    return 'accepted';
+  } catch (error) {
+    expect(error).toBeInstanceOf(WebhookSignatureError);
+    return (error as WebhookSignatureError).reason;
+  }
+}
+
+describe('verifySignature on headers in and near the service\'s exact form', () => {
+  // Characters that matter to the parser, hex of both cases, and characters beyond latin1.
+  const tricky = fc.constantFrom(...'0123456789abcdefABCDEF,=v1t \t', '\u0161', '\u0130', '\u{1F600}');
+  // Items hidden at the end of the 64 characters where the exact form expects the v1 alone.
+  const tails = (timestamp: number) => [',t=', `,t=${timestamp}`, `, t=${timestamp}`, `,t=${timestamp + 1}`, ',v1=', ', v1=', ',v0=', ',x'];
+  const nearCanonical = fc
+    .tuple(
+      bodyArb,
+      secretArb,
+      fc.integer({ min: -400, max: 400 }),
+      fc.array(fc.tuple(fc.nat({ max: 63 }), tricky), { maxLength: 3 }),
+      fc.option(fc.nat({ max: 7 })),
+    )
+    .map(([raw, key, skew, edits, tail]) => {
+      const timestamp = T + skew;
+      let v1 = sign(key, timestamp, raw);
+      for (const [position, character] of edits) v1 = v1.slice(0, position) + character + v1.slice(position + 1);
+      if (tail !== null) {
+        const item = tails(timestamp)[tail] ?? '';
+        v1 = v1.slice(0, 64 - item.length) + item;
+      }
+      return { raw, key, header: `t=${timestamp},v1=${v1}` };
+    });
+
+  it('gives the same outcome whether or not the header takes the fast path for its exact form', () => {
+    fc.assert(
+      fc.property(nearCanonical, ({ raw, key, header }) => {
+        // A leading space is allowed by the general reading and keeps the header off the fast path.
+        const fast = outcome(() => verifySignature(raw, header, key, { now }));
+        const general = outcome(() => verifySignature(raw, ` ${header}`, key, { now }));
+        expect(fast).toBe(general);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
 describe('verifySignature on arbitrary input', () => {
   const anyBody = fc.oneof(fc.string(), fc.uint8Array(), fc.anything(), fc.object());
   const anyHeader = fc.oneof(
@@ -92,11 +140,17 @@ describe('verifySignature on arbitrary input', () => {
   );
   const anySecret = fc.oneof(fc.string(), fc.array(fc.string()), fc.anything());
 
-  it('throws nothing but WebhookSignatureError, whatever body, header and secret', () => {
+  const anyOptions = fc.oneof(
+    fc.constant({ now }),
+    fc.record({ now: fc.oneof(fc.date(), fc.anything()), toleranceSeconds: fc.oneof(fc.double(), fc.anything()) }, { requiredKeys: [] }),
+    fc.anything(),
+  );
+
+  it('throws nothing but WebhookSignatureError, whatever body, header, secret and options', () => {
     fc.assert(
-      fc.property(anyBody, anyHeader, anySecret, (raw, header, key) => {
+      fc.property(anyBody, anyHeader, anySecret, anyOptions, (raw, header, key, options) => {
         try {
-          verifySignature(raw as never, header as never, key as never, { now });
+          verifySignature(raw as never, header as never, key as never, options as never);
         } catch (error) {
           expect(error).toBeInstanceOf(WebhookSignatureError);
         }

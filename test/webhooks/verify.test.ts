@@ -59,6 +59,27 @@ describe('verifySignature', () => {
     }
   });
 
+  it('accepts a repeated t= carrying the same value, and refuses one carrying another', () => {
+    const v1 = hmacHex(secret, t, body);
+    expect(verifySignature(body, `t=${t},v1=${v1},t=${t}`, secret, { now }).timestamp).toBe(t);
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${v1},t=${t + 1}`, secret, { now }))).toBe('malformed_header');
+  });
+
+  it('reads a header of the exact length of the usual form, but with another item inside, the general way', () => {
+    // 50 hex characters and ", t=<t>" fill the 64 characters where the usual form has its v1 alone.
+    const header = `t=${t},v1=${'ab'.repeat(25)}, t=${t}`;
+    expect(header.length - header.indexOf(',')).toBe(68);
+    expect(reasonOf(() => verifySignature(body, header, secret, { now }))).toBe('signature_mismatch');
+  });
+
+  it('refuses a v1 whose characters only alias the digest in their low byte', () => {
+    const v1 = hmacHex(secret, t, body);
+    const aliased = String.fromCharCode(v1.charCodeAt(0) + 0x100) + v1.slice(1);
+    expect(Buffer.from(aliased, 'latin1').toString('latin1')).toBe(v1);
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${aliased}`, secret, { now }))).toBe('malformed_header');
+    expect(reasonOf(() => verifySignature(body, [`t=${t}`, `v1=${aliased}`], secret, { now }))).toBe('malformed_header');
+  });
+
   it('accepts when any of several v1 values matches (rotation on the sender side)', () => {
     const header = `t=${t},v1=${hmacHex('whsec_old', t, body)},v1=${hmacHex(secret, t, body)}`;
     expect(verifySignature(body, header, secret, { now }).timestamp).toBe(t);
@@ -93,6 +114,26 @@ describe('verifySignature', () => {
       'timestamp_out_of_tolerance',
     );
     expect(verifySignature(body, header, secret, { now: at(10_000), toleranceSeconds: Infinity }).timestamp).toBe(t);
+  });
+
+  it('reads now as a Date and refuses anything else rather than falling back to the real clock', () => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    for (const bad of [t, t * 1000, String(now), new Date(Number.NaN), null]) {
+      try {
+        verifySignature(body, header, secret, { now: bad as never });
+        expect.unreachable();
+      } catch (error) {
+        expect((error as WebhookSignatureError).reason).toBe('timestamp_out_of_tolerance');
+        expect((error as Error).message).toContain('must be a valid Date');
+      }
+    }
+  });
+
+  it.each([[Number.NaN], [-1], ['300'], [null]])('refuses toleranceSeconds %j instead of guessing', (bad) => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    expect(reasonOf(() => verifySignature(body, header, secret, { now, toleranceSeconds: bad as never }))).toBe(
+      'timestamp_out_of_tolerance',
+    );
   });
 
   it('uses the current clock when no now is given', () => {
@@ -192,5 +233,17 @@ describe('signPayload', () => {
   it('refuses an empty secret and a bad timestamp', () => {
     expect(reasonOf(() => signPayload(body, ''))).toBe('invalid_secret');
     expect(reasonOf(() => signPayload(body, secret, { timestamp: 1.5 }))).toBe('malformed_header');
+    expect(reasonOf(() => signPayload(body, secret, { timestamp: -1 }))).toBe('malformed_header');
+  });
+
+  it('takes the timestamp in unix seconds and refuses milliseconds with a message saying so', () => {
+    expect(signPayload(body, secret, { timestamp: 99_999_999_999 })).toMatch(/^t=99999999999,v1=/);
+    try {
+      signPayload(body, secret, { timestamp: t * 1000 });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as WebhookSignatureError).reason).toBe('malformed_header');
+      expect((error as Error).message).toContain('milliseconds');
+    }
   });
 });
