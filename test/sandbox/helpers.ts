@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle, StartSandboxOptions } from '../../src/sandbox/index.js';
 
@@ -45,4 +46,61 @@ export async function tokenFor(sandbox: SandboxHandle, tier: 'admin' | 'standard
 export async function open(options: StartSandboxOptions = {}): Promise<{ sandbox: SandboxHandle; token: string }> {
   const sandbox = await startSandbox({ port: 0, rateLimit: false, ...options });
   return { sandbox, token: await tokenFor(sandbox) };
+}
+
+/** One sandbox shared by the tests of a file, with shorthands for the calls they make. */
+export interface SandboxSession {
+  readonly sandbox: SandboxHandle;
+  /** Admin bearer; reassign after a test revokes or expires it. */
+  token: string;
+  /** A partner-API call carrying the admin bearer. */
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
+  get(path: string): Promise<Answer>;
+  post(path: string, body?: unknown): Promise<Answer>;
+  /** A control-API call (no auth). */
+  control(method: string, path: string, body?: unknown): Promise<Answer>;
+  /** Moves the sandbox clock forward. */
+  advance(ms: number): Promise<void>;
+  /** Side-effect counters of GET /_sandbox/stats. */
+  counters(): Promise<Record<string, number>>;
+}
+
+/**
+ * Starts one sandbox before the file's tests and closes it after them (rate limiting off unless
+ * asked for). With `resetEach`, POST /_sandbox/reset runs before every test so each starts from
+ * the seeded state.
+ */
+export function useSandbox(options: StartSandboxOptions = {}, hooks: { resetEach?: boolean } = {}): SandboxSession {
+  let current: SandboxHandle | undefined;
+  const started = (): SandboxHandle => {
+    if (!current) throw new Error('the sandbox starts in beforeAll');
+    return current;
+  };
+  const session: SandboxSession = {
+    get sandbox() {
+      return started();
+    },
+    token: '',
+    api: (method, path, body, headers) => call(started(), method, path, { token: session.token, body, ...(headers ? { headers } : {}) }),
+    get: (path) => session.api('GET', path),
+    post: (path, body) => session.api('POST', path, body),
+    control: (method, path, body) => call(started(), method, path, { body }),
+    async advance(ms) {
+      const answer = await session.control('POST', '/_sandbox/time', { advanceMs: ms });
+      if (answer.status !== 200) throw new Error(`advance failed: ${answer.status}`);
+    },
+    counters: async () => (await session.control('GET', '/_sandbox/stats')).body.counters as Record<string, number>,
+  };
+  beforeAll(async () => {
+    ({ sandbox: current, token: session.token } = await open(options));
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  if (hooks.resetEach) {
+    beforeEach(async () => {
+      await session.control('POST', '/_sandbox/reset');
+    });
+  }
+  return session;
 }

@@ -8,7 +8,7 @@ export interface LoggedRequest {
   path: string;
   query: Record<string, string | string[]>;
   headers: Record<string, string>;
-  /** Parsed JSON body with credential fields redacted; null when there was none. */
+  /** Parsed JSON body with credential fields redacted at any depth; null when there was none; a size note when it was not JSON. */
   body: unknown;
   receivedAt: string;
   status: number | null;
@@ -22,12 +22,20 @@ export interface RequestLog {
 
 /** Secrets never leave the sandbox in the log (team rule: no credentials in logs). */
 const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
-const REDACTED_BODY_FIELDS = new Set(['secret', 'key', 'signingSecret', 'password', 'token']);
+/** Credential fields wherever they sit: the token exchange's key/secret, a webhook's credential. */
+const REDACTED_BODY_FIELDS = new Set(['secret', 'key', 'signingSecret', 'password', 'token', 'username', 'access_token']);
+/** A webhook registration's `authentication` holds the partner's receiver credential (spec part 5 rule 8). */
+const AUTH_MEMBERS_SHOWN = new Set(['type', 'headerName']);
+const REDACTED = '[REDACTED]';
 
-function redactBody(body: unknown): unknown {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+function redactBody(value: unknown, insideAuthentication = false): unknown {
+  if (Array.isArray(value)) return value.map((item) => redactBody(item));
+  if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, REDACTED_BODY_FIELDS.has(k) ? '[REDACTED]' : v]),
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => {
+      if (REDACTED_BODY_FIELDS.has(k) || (insideAuthentication && !AUTH_MEMBERS_SHOWN.has(k))) return [k, REDACTED];
+      return [k, redactBody(v, k === 'authentication')];
+    }),
   );
 }
 
@@ -48,10 +56,9 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
         body = JSON.parse(rawBody);
       } catch {
         malformed = true;
-        body = rawBody;
       }
     }
-    c.set('body', malformed ? undefined : body);
+    c.set('body', body);
     if (rawPath.startsWith('/_sandbox/')) {
       if (malformed) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body is not valid JSON');
       return next();
@@ -65,14 +72,15 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
     }
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((value, name) => {
-      headers[name] = REDACTED_HEADERS.has(name) ? '[REDACTED]' : value;
+      headers[name] = REDACTED_HEADERS.has(name) ? REDACTED : value;
     });
     const entry: LoggedRequest = {
       method: c.req.method,
       path: rawPath,
       query,
       headers,
-      body: body === undefined ? null : redactBody(body),
+      // Unparsed text cannot be redacted field by field, so only its size is shown.
+      body: malformed ? `[not JSON: ${Buffer.byteLength(rawBody)} bytes]` : body === undefined ? null : redactBody(body),
       receivedAt: ctx.nowIso(),
       status: null,
     };
