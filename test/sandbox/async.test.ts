@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { call, open } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { call, open, useSandbox } from './helpers.js';
 
-let sandbox: SandboxHandle;
-let token: string;
+const s = useSandbox({ transactionDelayMs: 1000 });
 
-beforeAll(async () => {
-  ({ sandbox, token } = await open({ transactionDelayMs: 1000 }));
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-
-const poll = (id: string) => call(sandbox, 'GET', `/api/v3/transactions/${id}`);
-const advance = (ms: number) => call(sandbox, 'POST', '/_sandbox/time', { body: { advanceMs: ms } });
+const poll = (id: string) => call(s.sandbox, 'GET', `/api/v3/transactions/${id}`);
+const advance = (ms: number) => call(s.sandbox, 'POST', '/_sandbox/time', { body: { advanceMs: ms } });
 
 describe('async transactions', () => {
   it('moves a v3 purchase PENDING → PROCESSING → COMPLETED on the sandbox clock', async () => {
-    const accepted = await call(sandbox, 'POST', '/api/v3/plans/purchase', {
-      token,
-      body: { iccid: sandbox.fixtures.physicalIccid, planId: 'Business 5GB' },
+    const accepted = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', {
+      token: s.token,
+      body: { iccid: s.sandbox.fixtures.physicalIccid, planId: 'Business 5GB' },
     });
     expect(accepted.status).toBe(202);
     const { transactionId, statusEndpoint, status } = accepted.body.data;
@@ -35,7 +26,7 @@ describe('async transactions', () => {
     expect(processing.body.data.processingStartedAt).toEqual(expect.any(String));
     await advance(1000);
     const done = await poll(transactionId);
-    expect(done.body.data).toMatchObject({ status: 'COMPLETED', result: { iccid: sandbox.fixtures.physicalIccid, planId: 'Business 5GB' } });
+    expect(done.body.data).toMatchObject({ status: 'COMPLETED', result: { iccid: s.sandbox.fixtures.physicalIccid, planId: 'Business 5GB' } });
     expect(done.body.data).not.toHaveProperty('errorCode');
     expect(done.body.data.processingCompletedAt).toEqual(expect.any(String));
     await advance(5);
@@ -45,10 +36,10 @@ describe('async transactions', () => {
   });
 
   it('ends FAILED with HTTP 200 and an errorCode for an unknown ICCID or an unpriced plan', async () => {
-    const unknown = await call(sandbox, 'POST', '/api/v3/plans/purchase', { token, body: { iccid: '8900000000000000000', planId: 'Business 5GB' } });
-    const unpriced = await call(sandbox, 'POST', '/api/v3/plans/purchase', {
-      token,
-      body: { iccid: sandbox.fixtures.physicalIccid, planId: sandbox.fixtures.unpricedPlanId },
+    const unknown = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', { token: s.token, body: { iccid: '8900000000000000000', planId: 'Business 5GB' } });
+    const unpriced = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', {
+      token: s.token,
+      body: { iccid: s.sandbox.fixtures.physicalIccid, planId: s.sandbox.fixtures.unpricedPlanId },
     });
     await advance(2000);
     const a = await poll(unknown.body.data.transactionId);
@@ -60,7 +51,7 @@ describe('async transactions', () => {
   });
 
   it('provisions an eSIM (202) whose result carries mdn, iccid and qrCode, and the new SIM is listed', async () => {
-    const accepted = await call(sandbox, 'POST', '/api/v1.1/esim', { token, body: { planId: 'Travel eSIM 10GB' } });
+    const accepted = await call(s.sandbox, 'POST', '/api/v1.1/esim', { token: s.token, body: { planId: 'Travel eSIM 10GB' } });
     expect(accepted.status).toBe(202);
     await advance(2000);
     const done = await poll(accepted.body.data.transactionId);
@@ -69,27 +60,27 @@ describe('async transactions', () => {
     expect(mdn).toMatch(/^\+61\d{9}$/);
     expect(iccid).toMatch(/^89\d{17,18}$/);
     expect(qrCode).toMatch(/^LPA:/);
-    const qr = await call(sandbox, 'GET', `/api/v1.1/esim/${iccid}/qr`, { token });
+    const qr = await call(s.sandbox, 'GET', `/api/v1.1/esim/${iccid}/qr`, { token: s.token });
     expect(qr.body.data.activationCode).toBe(qrCode);
   });
 
   it('tops up with 201 and credits the balance once completed', async () => {
-    const before = (await call(sandbox, 'GET', '/api/v1.1/credit-balance', { token })).body.data.creditBalance[1];
-    const accepted = await call(sandbox, 'POST', '/api/v1.1/top-up', { token, body: { amount: 25, currency: 'usd' } });
+    const before = (await call(s.sandbox, 'GET', '/api/v1.1/credit-balance', { token: s.token })).body.data.creditBalance[1];
+    const accepted = await call(s.sandbox, 'POST', '/api/v1.1/top-up', { token: s.token, body: { amount: 25, currency: 'usd' } });
     expect(accepted.status).toBe(201);
     expect(accepted.body.data.statusEndpoint).toMatch(/^\/api\/v3\/transactions\//);
     await advance(2000);
     expect((await poll(accepted.body.data.transactionId)).body.data.result).toEqual({ currency: 'usd', amount: 25, balance: before.amount + 25 });
-    const failed = await call(sandbox, 'POST', '/api/v1.1/top-up', { token, body: { amount: 5, iccid: '8900000000000000000' } });
+    const failed = await call(s.sandbox, 'POST', '/api/v1.1/top-up', { token: s.token, body: { amount: 5, iccid: '8900000000000000000' } });
     await advance(2000);
     expect((await poll(failed.body.data.transactionId)).body.data.errorCode).toBe('SIM_NOT_FOUND');
-    expect((await call(sandbox, 'POST', '/api/v1.1/top-up', { token, body: { amount: -1 } })).body.error.code).toBe('VALIDATION_ERROR');
+    expect((await call(s.sandbox, 'POST', '/api/v1.1/top-up', { token: s.token, body: { amount: -1 } })).body.error.code).toBe('VALIDATION_ERROR');
   });
 
   it('answers v3 port-in outside the envelope, errors still in the error envelope', async () => {
-    const accepted = await call(sandbox, 'POST', '/api/v3/port-in', {
-      token,
-      body: { portInNumber: '+61400222333', iccid: sandbox.fixtures.physicalIccid },
+    const accepted = await call(s.sandbox, 'POST', '/api/v3/port-in', {
+      token: s.token,
+      body: { portInNumber: '+61400222333', iccid: s.sandbox.fixtures.physicalIccid },
     });
     expect(accepted.status).toBe(202);
     expect(accepted.body).toEqual({
@@ -100,15 +91,15 @@ describe('async transactions', () => {
     await advance(2000);
     const done = await poll(accepted.body.transactionId);
     expect(done.body.data.result).toMatchObject({ portInNumber: '+61400222333', status: 'PENDING' });
-    const listed = await call(sandbox, 'GET', '/api/v1.1/port-ins?status=PENDING&pageSize=100', { token });
+    const listed = await call(s.sandbox, 'GET', '/api/v1.1/port-ins?status=PENDING&pageSize=100', { token: s.token });
     expect(listed.body.data.some((p: any) => p.portInNumber === '+61400222333')).toBe(true);
-    const missing = await call(sandbox, 'POST', '/api/v3/port-in', { token, body: { iccid: sandbox.fixtures.physicalIccid } });
+    const missing = await call(s.sandbox, 'POST', '/api/v3/port-in', { token: s.token, body: { iccid: s.sandbox.fixtures.physicalIccid } });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ success: false, error: { code: 'MISSING_FIELDS' } });
   });
 
-  it('runs on its own with a scaled clock', async () => {
-    const fast = await open({ transactionDelayMs: 200 });
+  it('completes on its own when the clock is scaled: minute-long steps take milliseconds', async () => {
+    const fast = await open({ transactionDelayMs: 60_000, timeScale: 1000 });
     try {
       const accepted = await call(fast.sandbox, 'POST', '/api/v1.1/esim', { token: fast.token, body: {} });
       let status = 'PENDING';

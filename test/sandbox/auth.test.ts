@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { call, open, tokenFor } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { call, tokenFor, useSandbox } from './helpers.js';
 
-let sandbox: SandboxHandle;
-let token: string;
-
-beforeAll(async () => {
-  ({ sandbox, token } = await open({ tokenTtlSeconds: 120 }));
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const s = useSandbox({ tokenTtlSeconds: 120 });
 
 describe('token exchange', () => {
   it('answers a snake_case token with expiry and meta.timezone', async () => {
-    const res = await call(sandbox, 'POST', '/api/v1.1/auth/token', { body: { key: sandbox.key, secret: sandbox.secret } });
+    const res = await call(s.sandbox, 'POST', '/api/v1.1/auth/token', { body: { key: s.sandbox.key, secret: s.sandbox.secret } });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect(res.body.meta).toEqual({ timezone: 'UTC' });
@@ -27,15 +18,15 @@ describe('token exchange', () => {
   });
 
   it('answers 400 VALIDATION_ERROR for a missing or empty key or secret', async () => {
-    for (const body of [{}, { key: sandbox.key }, { key: '', secret: sandbox.secret }, { key: sandbox.key, secret: '' }]) {
-      const res = await call(sandbox, 'POST', '/api/v1.1/auth/token', { body });
+    for (const body of [{}, { key: s.sandbox.key }, { key: '', secret: s.sandbox.secret }, { key: s.sandbox.key, secret: '' }]) {
+      const res = await call(s.sandbox, 'POST', '/api/v1.1/auth/token', { body });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     }
   });
 
   it('answers 401 UNAUTHORIZED for wrong credentials, without echoing the secret', async () => {
-    const res = await call(sandbox, 'POST', '/api/v1.1/auth/token', { body: { key: sandbox.key, secret: 'nope-not-it' } });
+    const res = await call(s.sandbox, 'POST', '/api/v1.1/auth/token', { body: { key: s.sandbox.key, secret: 'nope-not-it' } });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
     expect(JSON.stringify(res.body)).not.toContain('nope-not-it');
@@ -44,63 +35,63 @@ describe('token exchange', () => {
 
 describe('bearer check', () => {
   it('answers 401 for a missing, malformed or forged token', async () => {
-    const forged = `${token.slice(0, -4)}AAAA`;
+    const forged = `${s.token.slice(0, -4)}AAAA`;
     const variants: Record<string, string>[] = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: `Bearer ${forged}` }];
     for (const headers of variants) {
-      const res = await call(sandbox, 'GET', '/api/v1.1/sims', { headers });
+      const res = await call(s.sandbox, 'GET', '/api/v1.1/sims', { headers });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('UNAUTHORIZED');
     }
   });
 
   it('lets the transaction poll and the eligibility check through without a token', async () => {
-    const poll = await call(sandbox, 'GET', '/api/v3/transactions/txn_unknown');
+    const poll = await call(s.sandbox, 'GET', '/api/v3/transactions/txn_unknown');
     expect(poll.status).toBe(404);
     expect(poll.body.error.code).toBe('NOT_FOUND');
-    const eligibility = await call(sandbox, 'POST', '/api/v1.1/port-in/eligibility', { body: { portInNumber: '+61400111222' } });
+    const eligibility = await call(s.sandbox, 'POST', '/api/v1.1/port-in/eligibility', { body: { portInNumber: '+61400111222' } });
     expect(eligibility.status).toBe(200);
   });
 
   it('expires tokens on the sandbox clock', async () => {
-    const short = await tokenFor(sandbox);
-    expect((await call(sandbox, 'GET', '/api/v1.1/credit-balance', { token: short })).status).toBe(200);
-    await call(sandbox, 'POST', '/_sandbox/time', { body: { advanceMs: 121_000 } });
-    const res = await call(sandbox, 'GET', '/api/v1.1/credit-balance', { token: short });
+    const short = await tokenFor(s.sandbox);
+    expect((await call(s.sandbox, 'GET', '/api/v1.1/credit-balance', { token: short })).status).toBe(200);
+    await call(s.sandbox, 'POST', '/_sandbox/time', { body: { advanceMs: 121_000 } });
+    const res = await call(s.sandbox, 'GET', '/api/v1.1/credit-balance', { token: short });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
-    token = await tokenFor(sandbox);
+    s.token = await tokenFor(s.sandbox);
   });
 
   it('revokes one token or all through the control API', async () => {
-    const a = await tokenFor(sandbox);
-    const b = await tokenFor(sandbox);
-    const one = await call(sandbox, 'POST', '/_sandbox/tokens/revoke', { body: { token: a } });
+    const a = await tokenFor(s.sandbox);
+    const b = await tokenFor(s.sandbox);
+    const one = await call(s.sandbox, 'POST', '/_sandbox/tokens/revoke', { body: { token: a } });
     expect(one.body).toEqual({ revoked: 1 });
-    expect((await call(sandbox, 'GET', '/api/v1.1/credit-balance', { token: a })).status).toBe(401);
-    expect((await call(sandbox, 'GET', '/api/v1.1/credit-balance', { token: b })).status).toBe(200);
-    const all = await call(sandbox, 'POST', '/_sandbox/tokens/revoke', { body: {} });
+    expect((await call(s.sandbox, 'GET', '/api/v1.1/credit-balance', { token: a })).status).toBe(401);
+    expect((await call(s.sandbox, 'GET', '/api/v1.1/credit-balance', { token: b })).status).toBe(200);
+    const all = await call(s.sandbox, 'POST', '/_sandbox/tokens/revoke', { body: {} });
     expect(all.body.revoked).toBeGreaterThanOrEqual(2);
-    expect((await call(sandbox, 'GET', '/api/v1.1/credit-balance', { token: b })).status).toBe(401);
-    token = await tokenFor(sandbox);
+    expect((await call(s.sandbox, 'GET', '/api/v1.1/credit-balance', { token: b })).status).toBe(401);
+    s.token = await tokenFor(s.sandbox);
   });
 });
 
 describe('role tiers', () => {
   it('refuses SMS and port-in submission to the standard key with 403 FORBIDDEN, and serves it elsewhere', async () => {
-    const standard = await tokenFor(sandbox, 'standard');
-    const { phoneNumber, physicalIccid } = sandbox.fixtures;
-    const sms = await call(sandbox, 'POST', '/api/v1.1/sms', {
+    const standard = await tokenFor(s.sandbox, 'standard');
+    const { phoneNumber, physicalIccid } = s.sandbox.fixtures;
+    const sms = await call(s.sandbox, 'POST', '/api/v1.1/sms', {
       token: standard,
       body: { fromNumber: phoneNumber, toNumber: '+61400000001', text: 'hi' },
     });
     expect(sms.status).toBe(403);
     expect(sms.body.error.code).toBe('FORBIDDEN');
-    const portIn = await call(sandbox, 'POST', '/api/v3/port-in', {
+    const portIn = await call(s.sandbox, 'POST', '/api/v3/port-in', {
       token: standard,
       body: { portInNumber: '+61400111333', iccid: physicalIccid },
     });
     expect(portIn.status).toBe(403);
     expect(portIn.body.error.code).toBe('FORBIDDEN');
-    expect((await call(sandbox, 'GET', '/api/v1.1/sims', { token: standard })).status).toBe(200);
+    expect((await call(s.sandbox, 'GET', '/api/v1.1/sims', { token: standard })).status).toBe(200);
   });
 });

@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { call, open } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { call, useSandbox } from './helpers.js';
 
-let sandbox: SandboxHandle;
-let token: string;
+const s = useSandbox({}, { resetEach: true });
 
-beforeAll(async () => {
-  ({ sandbox, token } = await open());
-});
-beforeEach(async () => {
-  await call(sandbox, 'POST', '/_sandbox/reset');
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-
-const stats = async () => (await call(sandbox, 'GET', '/_sandbox/stats')).body.counters as Record<string, number>;
+const stats = s.counters;
 
 describe('Idempotency-Key', () => {
   it('replays the original answer verbatim with Idempotency-Replayed, and the side effect happens once', async () => {
-    const body = { fromNumber: sandbox.fixtures.phoneNumber, toNumber: '+14155550100', text: 'once' };
+    const body = { fromNumber: s.sandbox.fixtures.phoneNumber, toNumber: '+14155550100', text: 'once' };
     const headers = { 'idempotency-key': 'sms-1' };
-    const first = await call(sandbox, 'POST', '/api/v1.1/sms', { token, body, headers });
-    const second = await call(sandbox, 'POST', '/api/v1.1/sms', { token, body, headers });
+    const first = await call(s.sandbox, 'POST', '/api/v1.1/sms', { token: s.token, body, headers });
+    const second = await call(s.sandbox, 'POST', '/api/v1.1/sms', { token: s.token, body, headers });
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotency-replayed')).toBeNull();
     expect(second.status).toBe(201);
@@ -32,9 +20,9 @@ describe('Idempotency-Key', () => {
   });
 
   it('replays a 409 answer too, and re-runs a write whose first attempt failed with 500', async () => {
-    const iccid = sandbox.fixtures.activeSubscriptionIccid;
-    const cancel = (key: string) => call(sandbox, 'POST', `/api/v1.1/subscriptions/${iccid}/cancel`, { token, headers: { 'idempotency-key': key } });
-    await call(sandbox, 'POST', '/_sandbox/force', { body: { method: 'POST', path: '/api/v1.1/subscriptions/{iccid}/cancel', status: 500 } });
+    const iccid = s.sandbox.fixtures.activeSubscriptionIccid;
+    const cancel = (key: string) => call(s.sandbox, 'POST', `/api/v1.1/subscriptions/${iccid}/cancel`, { token: s.token, headers: { 'idempotency-key': key } });
+    await call(s.sandbox, 'POST', '/_sandbox/force', { body: { method: 'POST', path: '/api/v1.1/subscriptions/{iccid}/cancel', status: 500 } });
     expect((await cancel('c-1')).status).toBe(500);
     const retried = await cancel('c-1');
     expect(retried.status).toBe(201);
@@ -49,29 +37,29 @@ describe('Idempotency-Key', () => {
 
   it('answers 409 IDEMPOTENCY_KEY_REUSED for a different body or a different route', async () => {
     const headers = { 'idempotency-key': 'reuse-1' };
-    const { physicalIccid } = sandbox.fixtures;
-    await call(sandbox, 'POST', '/api/v1.1/top-up', { token, body: { amount: 10 }, headers });
-    const otherBody = await call(sandbox, 'POST', '/api/v1.1/top-up', { token, body: { amount: 11 }, headers });
+    const { physicalIccid } = s.sandbox.fixtures;
+    await call(s.sandbox, 'POST', '/api/v1.1/top-up', { token: s.token, body: { amount: 10 }, headers });
+    const otherBody = await call(s.sandbox, 'POST', '/api/v1.1/top-up', { token: s.token, body: { amount: 11 }, headers });
     expect([otherBody.status, otherBody.body.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
-    const otherRoute = await call(sandbox, 'POST', `/api/v1.1/sims/${physicalIccid}/renew-number`, { token, headers });
+    const otherRoute = await call(s.sandbox, 'POST', `/api/v1.1/sims/${physicalIccid}/renew-number`, { token: s.token, headers });
     expect([otherRoute.status, otherRoute.body.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
     // Key order in the JSON body does not make it a different body.
-    const a = await call(sandbox, 'POST', '/api/v3/plans/purchase', { token, body: { iccid: physicalIccid, planId: 'Business 5GB' }, headers: { 'idempotency-key': 'order-1' } });
-    const b = await call(sandbox, 'POST', '/api/v3/plans/purchase', { token, body: { planId: 'Business 5GB', iccid: physicalIccid }, headers: { 'idempotency-key': 'order-1' } });
+    const a = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', { token: s.token, body: { iccid: physicalIccid, planId: 'Business 5GB' }, headers: { 'idempotency-key': 'order-1' } });
+    const b = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', { token: s.token, body: { planId: 'Business 5GB', iccid: physicalIccid }, headers: { 'idempotency-key': 'order-1' } });
     expect(b.headers.get('idempotency-replayed')).toBe('true');
     expect(b.body.data.transactionId).toBe(a.body.data.transactionId);
     expect((await stats())['plans.purchaseAsync']).toBe(1);
   });
 
   it('answers 409 CONFLICT while the original request is still in flight', async () => {
-    await call(sandbox, 'POST', '/_sandbox/force', { body: { method: 'POST', path: '/api/v1.1/esim', delayMs: 400 } });
+    await call(s.sandbox, 'POST', '/_sandbox/force', { body: { method: 'POST', path: '/api/v1.1/esim', delayMs: 400 } });
     const headers = { 'idempotency-key': 'slow-1' };
-    const original = call(sandbox, 'POST', '/api/v1.1/esim', { token, body: {}, headers });
+    const original = call(s.sandbox, 'POST', '/api/v1.1/esim', { token: s.token, body: {}, headers });
     await new Promise((r) => setTimeout(r, 100));
-    const concurrent = await call(sandbox, 'POST', '/api/v1.1/esim', { token, body: {}, headers });
+    const concurrent = await call(s.sandbox, 'POST', '/api/v1.1/esim', { token: s.token, body: {}, headers });
     expect([concurrent.status, concurrent.body.error.code]).toEqual([409, 'CONFLICT']);
     expect((await original).status).toBe(202);
-    const replay = await call(sandbox, 'POST', '/api/v1.1/esim', { token, body: {}, headers });
+    const replay = await call(s.sandbox, 'POST', '/api/v1.1/esim', { token: s.token, body: {}, headers });
     expect(replay.headers.get('idempotency-replayed')).toBe('true');
     expect((await stats())['esim.provision']).toBe(1);
   });

@@ -1,24 +1,15 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { call, open } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { call, useSandbox } from './helpers.js';
 
-let sandbox: SandboxHandle;
-let token: string;
-
-beforeAll(async () => {
-  ({ sandbox, token } = await open());
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const s = useSandbox();
 
 /** A request whose request-target is sent byte for byte, without URL normalisation. */
 function raw(method: string, target: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const url = new URL(sandbox.url);
+    const url = new URL(s.sandbox.url);
     const req = httpRequest(
-      { host: url.hostname, port: url.port, method, path: target, headers: { authorization: `Bearer ${token}` } },
+      { host: url.hostname, port: url.port, method, path: target, headers: { authorization: `Bearer ${s.token}` } },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -38,7 +29,7 @@ describe('path parameters reach their routes intact', () => {
     expect(dots.body.error).toEqual({ code: 'SIM_GROUP_NOT_FOUND', message: 'SIM group ".." not found' });
     const dot = await raw('GET', '/api/v1.1/sim-groups/%2e');
     expect(dot.body.error.message).toBe('SIM group "." not found');
-    const logged = (await call(sandbox, 'GET', '/_sandbox/requests')).body.requests.map((r: any) => r.path);
+    const logged = (await call(s.sandbox, 'GET', '/_sandbox/requests')).body.requests.map((r: any) => r.path);
     expect(logged).toContain('/api/v1.1/sim-groups/%2E%2E');
   });
 
@@ -48,7 +39,7 @@ describe('path parameters reach their routes intact', () => {
       expect(res.status, name).toBe(200);
       expect(res.body.data.name).toBe(name);
     }
-    const email = sandbox.fixtures.plusTeamMemberEmail;
+    const email = s.sandbox.fixtures.plusTeamMemberEmail;
     const encoded = await raw('GET', `/api/v1.1/team-members/${encodeURIComponent(email)}`);
     expect(encoded.body.data.email).toBe(email);
     const literal = await raw('GET', `/api/v1.1/team-members/${email.replace('@', '%40')}`);

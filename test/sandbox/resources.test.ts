@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { call, open } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { call, useSandbox } from './helpers.js';
 
-let sandbox: SandboxHandle;
-let token: string;
+const s = useSandbox();
 
-beforeAll(async () => {
-  ({ sandbox, token } = await open());
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-
-const get = (path: string) => call(sandbox, 'GET', path, { token });
-const post = (path: string, body?: unknown) => call(sandbox, 'POST', path, { token, body });
+const { get, post } = s;
 
 describe('plans', () => {
   it('reads a plan by its display name, with tieredPricing only on PAY_AS_YOU_GO', async () => {
@@ -34,7 +24,7 @@ describe('plans', () => {
   });
 
   it('purchases synchronously on v1.1 and refuses unknown, unpriced or incomplete requests', async () => {
-    const { physicalIccid, unpricedPlanId } = sandbox.fixtures;
+    const { physicalIccid, unpricedPlanId } = s.sandbox.fixtures;
     const ok = await post('/api/v1.1/plans/purchase', { iccid: physicalIccid, planId: 'Business 5GB' });
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({ iccid: physicalIccid, planId: 'Business 5GB', status: 'COMPLETED', orderId: expect.stringMatching(/^ord_/) });
@@ -51,7 +41,7 @@ describe('plans', () => {
 
 describe('eSIM QR, orders, credit balance, users', () => {
   it('answers the activation object for an eSIM, null activationCode when never persisted', async () => {
-    const { esimIccid, esimWithoutActivationCodeIccid, physicalIccid } = sandbox.fixtures;
+    const { esimIccid, esimWithoutActivationCodeIccid, physicalIccid } = s.sandbox.fixtures;
     const res = await get(`/api/v1.1/esim/${esimIccid}/qr`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ iccid: esimIccid, qrCodeUrl: expect.stringMatching(/^https:\/\//), activationCode: expect.stringMatching(/^LPA:/) });
@@ -65,7 +55,7 @@ describe('eSIM QR, orders, credit balance, users', () => {
   });
 
   it('answers orders by id, 404 NOT_FOUND otherwise', async () => {
-    expect((await get(`/api/v1.1/orders/${sandbox.fixtures.orderId}`)).body.data.orderId).toBe(sandbox.fixtures.orderId);
+    expect((await get(`/api/v1.1/orders/${s.sandbox.fixtures.orderId}`)).body.data.orderId).toBe(s.sandbox.fixtures.orderId);
     const missing = await get('/api/v1.1/orders/ord_missing');
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('NOT_FOUND');
@@ -93,9 +83,9 @@ describe('port-ins', () => {
 
   it('checks eligibility without a bearer', async () => {
     const check = (portInNumber?: string) =>
-      call(sandbox, 'POST', '/api/v1.1/port-in/eligibility', { body: portInNumber === undefined ? {} : { portInNumber } });
+      call(s.sandbox, 'POST', '/api/v1.1/port-in/eligibility', { body: portInNumber === undefined ? {} : { portInNumber } });
     expect((await check('+61400111222')).body.data).toEqual({ portInNumber: '+61400111222', eligible: true });
-    expect((await check(sandbox.fixtures.phoneNumber)).body.data).toMatchObject({ eligible: false, reason: 'NUMBER_ALREADY_ON_ACCOUNT' });
+    expect((await check(s.sandbox.fixtures.phoneNumber)).body.data).toMatchObject({ eligible: false, reason: 'NUMBER_ALREADY_ON_ACCOUNT' });
     expect((await check('+61400110000')).body.data).toMatchObject({ eligible: false, reason: 'NUMBER_NOT_PORTABLE' });
     expect((await check()).body.error.code).toBe('MISSING_FIELDS');
     expect((await check('0400111222')).body.error.code).toBe('VALIDATION_ERROR');
@@ -115,7 +105,7 @@ describe('team members', () => {
   });
 
   it('reads one member with invitedAt, including an email with +, and 404 ADMIN_NOT_FOUND otherwise', async () => {
-    const email = sandbox.fixtures.plusTeamMemberEmail;
+    const email = s.sandbox.fixtures.plusTeamMemberEmail;
     const res = await get(`/api/v1.1/team-members/${encodeURIComponent(email)}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ name: expect.any(String), email, role: 'Admin', status: 'active', invitedAt: expect.any(String) });
@@ -149,15 +139,15 @@ describe('groups and devices', () => {
 
   it('soft-deletes a user group once, then answers 404 USER_GROUP_NOT_FOUND', async () => {
     const name = encodeURIComponent('Remote/Contractors');
-    const first = await call(sandbox, 'DELETE', `/api/v1.1/user-groups/${name}`, { token });
+    const first = await call(s.sandbox, 'DELETE', `/api/v1.1/user-groups/${name}`, { token: s.token });
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual({ name: 'Remote/Contractors', status: 'DELETED' });
-    const again = await call(sandbox, 'DELETE', `/api/v1.1/user-groups/${name}`, { token });
+    const again = await call(s.sandbox, 'DELETE', `/api/v1.1/user-groups/${name}`, { token: s.token });
     expect([again.status, again.body.error.code]).toEqual([404, 'USER_GROUP_NOT_FOUND']);
   });
 
   it('assigns a device to an end user and refuses team members, strangers and taken devices', async () => {
-    const { unassignedImei, assignedImei, endUserEmail, plusEndUserEmail, adminEmail } = sandbox.fixtures;
+    const { unassignedImei, assignedImei, endUserEmail, plusEndUserEmail, adminEmail } = s.sandbox.fixtures;
     const assign = (imei: string, body: unknown) => post(`/api/v1.1/devices/${imei}/assign`, body);
     const ok = await assign(unassignedImei, { email: plusEndUserEmail });
     expect(ok.status).toBe(200);
@@ -174,7 +164,7 @@ describe('groups and devices', () => {
 
 describe('messaging and numbers', () => {
   it('sends SMS with 201 and applies every refusal rule', async () => {
-    const { phoneNumber, noOutboundSmsNumber } = sandbox.fixtures;
+    const { phoneNumber, noOutboundSmsNumber } = s.sandbox.fixtures;
     const send = (body: unknown) => post('/api/v1.1/sms', body);
     const ok = await send({ fromNumber: phoneNumber, toNumber: '+14155550100', text: 'hello' });
     expect(ok.status).toBe(201);
@@ -191,8 +181,8 @@ describe('messaging and numbers', () => {
   });
 
   it('renews a number: the SIM gets a new E.164 number', async () => {
-    const { physicalIccid } = sandbox.fixtures;
-    const before = sandbox.ctx.state.sims.get(physicalIccid)?.phoneNumber;
+    const { physicalIccid } = s.sandbox.fixtures;
+    const before = s.sandbox.ctx.state.sims.get(physicalIccid)?.phoneNumber;
     const res = await post(`/api/v1.1/sims/${physicalIccid}/renew-number`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ iccid: physicalIccid, phoneNumber: expect.stringMatching(/^\+61\d{9}$/), previousPhoneNumber: before });

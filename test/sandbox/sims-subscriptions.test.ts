@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { call, open } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { call, useSandbox } from './helpers.js';
 
-let sandbox: SandboxHandle;
-let token: string;
+const s = useSandbox();
 
-beforeAll(async () => {
-  ({ sandbox, token } = await open());
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-
-const get = (path: string) => call(sandbox, 'GET', path, { token });
+const { get } = s;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe('pagination and envelopes', () => {
@@ -101,7 +92,7 @@ describe('subscriptions', () => {
   });
 
   it('reads a SIM subscription with detail fields, falling back to the newest SCHEDULED one', async () => {
-    const { physicalIccid, scheduledOnlyIccid, noSubscriptionIccid } = sandbox.fixtures;
+    const { physicalIccid, scheduledOnlyIccid, noSubscriptionIccid } = s.sandbox.fixtures;
     const serving = await get(`/api/v1.1/sims/${physicalIccid}/subscription`);
     expect(serving.status).toBe(200);
     expect(serving.body.data).toMatchObject({ iccid: physicalIccid, status: 'ACTIVE', scheduledDate: null });
@@ -111,7 +102,7 @@ describe('subscriptions', () => {
     const fallback = await get(`/api/v1.1/sims/${scheduledOnlyIccid}/subscription`);
     expect(fallback.status).toBe(200);
     expect(fallback.body.data.status).toBe('SCHEDULED');
-    const scheduled = sandbox.ctx.state.subscriptions.filter((s) => s.iccid === scheduledOnlyIccid);
+    const scheduled = s.sandbox.ctx.state.subscriptions.filter((s) => s.iccid === scheduledOnlyIccid);
     const newest = scheduled.reduce((a, b) => (a.createdAt > b.createdAt ? a : b));
     expect(scheduled).toHaveLength(2);
     expect(fallback.body.data.orderId).toBe(newest.orderId);
@@ -123,17 +114,17 @@ describe('subscriptions', () => {
   });
 
   it('cancels with 201 CANCEL_SCHEDULED at the period end, then answers 409 CONFLICT', async () => {
-    const iccid = sandbox.fixtures.activeSubscriptionIccid;
+    const iccid = s.sandbox.fixtures.activeSubscriptionIccid;
     const before = await get(`/api/v1.1/sims/${iccid}/subscription`);
-    const first = await call(sandbox, 'POST', `/api/v1.1/subscriptions/${iccid}/cancel`, { token });
+    const first = await call(s.sandbox, 'POST', `/api/v1.1/subscriptions/${iccid}/cancel`, { token: s.token });
     expect(first.status).toBe(201);
     expect(first.body.data).toEqual({ iccid, status: 'CANCEL_SCHEDULED', cancelledDate: before.body.data.endDate });
-    const again = await call(sandbox, 'POST', `/api/v1.1/subscriptions/${iccid}/cancel`, { token });
+    const again = await call(s.sandbox, 'POST', `/api/v1.1/subscriptions/${iccid}/cancel`, { token: s.token });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('CONFLICT');
-    const missingSim = await call(sandbox, 'POST', '/api/v1.1/subscriptions/8900000000000000000/cancel', { token });
+    const missingSim = await call(s.sandbox, 'POST', '/api/v1.1/subscriptions/8900000000000000000/cancel', { token: s.token });
     expect(missingSim.body.error.code).toBe('SIM_NOT_FOUND');
-    const noSub = await call(sandbox, 'POST', `/api/v1.1/subscriptions/${sandbox.fixtures.noSubscriptionIccid}/cancel`, { token });
+    const noSub = await call(s.sandbox, 'POST', `/api/v1.1/subscriptions/${s.sandbox.fixtures.noSubscriptionIccid}/cancel`, { token: s.token });
     expect(noSub.status).toBe(404);
     expect(noSub.body.error.code).toBe('SUBSCRIPTION_NOT_FOUND');
   });

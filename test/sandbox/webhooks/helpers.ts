@@ -1,49 +1,19 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSandbox } from '../../../src/sandbox/index.js';
+import { afterEach } from 'vitest';
+import type { StartSandboxOptions } from '../../../src/sandbox/index.js';
+import { useSandbox, type SandboxSession } from '../helpers.js';
 
-export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-export interface Harness {
-  sandbox: Sandbox;
-  token: string;
-  /** A partner-API call with the bearer token; resolves to status and parsed body. */
-  api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
-  /** A control-API call (no auth). */
-  control(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
-  /** Moves the sandbox clock forward. */
-  advance(ms: number): Promise<void>;
-}
-
-async function call(url: string, method: string, body: unknown, token?: string) {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+export type Harness = SandboxSession;
 
 /**
- * A sandbox whose clock barely moves on its own (timeScale 1e-6), so retry schedules are driven
- * exactly by advance(); pass a larger timeScale for paced work such as voice streams.
+ * The file's sandbox, reset before each test, whose clock barely moves on its own (timeScale
+ * 1e-6) so retry schedules are driven exactly by advance(); pass a larger timeScale for paced
+ * work such as voice streams. The token outlives every advance() of a test.
  */
-export async function startHarness(options: Parameters<typeof startSandbox>[0] = {}): Promise<Harness> {
-  // A token that outlives every advance() of a test.
-  const sandbox = await startSandbox({ port: 0, timeScale: 1e-6, tokenTtlSeconds: 1e9, ...options });
-  const auth = await call(`${sandbox.url}/api/v1.1/auth/token`, 'POST', { key: sandbox.key, secret: sandbox.secret });
-  const token: string = auth.body.data.access_token;
-  return {
-    sandbox,
-    token,
-    api: (method, path, body) => call(`${sandbox.url}${path}`, method, body, token),
-    control: (method, path, body) => call(`${sandbox.url}${path}`, method, body),
-    async advance(ms) {
-      const answer = await call(`${sandbox.url}/_sandbox/time`, 'POST', { advanceMs: ms });
-      if (answer.status !== 200) throw new Error(`advance failed: ${answer.status}`);
-    },
-  };
+export function useHarness(options: StartSandboxOptions = {}): Harness {
+  return useSandbox({ timeScale: 1e-6, tokenTtlSeconds: 1e9, ...options }, { resetEach: true });
 }
 
 export interface ReceivedRequest {
@@ -107,6 +77,19 @@ export async function waitFor(predicate: () => boolean | Promise<boolean>, what:
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** Receivers started by a test, closed after it. */
+export function useReceivers(): (answers?: number[]) => Promise<Receiver> {
+  const open: Receiver[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((r) => r.close()));
+  });
+  return async (answers = [200]) => {
+    const receiver = await startReceiver(answers);
+    open.push(receiver);
+    return receiver;
+  };
 }
 
 /** Lets in-flight work run a little real time, to show that nothing more happens. */

@@ -1,18 +1,15 @@
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { settle, startHarness, startReceiver, waitFor, type Receiver } from './helpers.js';
+import { useSandbox } from '../helpers.js';
+import { settle, useReceivers, waitFor } from './helpers.js';
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const h = useSandbox();
+const startReceiver = useReceivers();
 
 describe('close()', () => {
   it('cancels pending retries, voice quality schedules and open voice streams', async () => {
-    const h = await startHarness({ timeScale: 1 });
     const failing = await startReceiver([500]);
-    receivers.push(failing);
     const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
     let streamClosed = false;
@@ -42,7 +39,6 @@ describe('close()', () => {
       await settle(100);
       expect(failing.received).toHaveLength(2);
     } finally {
-      await h.sandbox.close();
       await new Promise((resolve) => wss.close(resolve));
     }
   });

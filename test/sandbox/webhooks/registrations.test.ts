@@ -1,17 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './helpers.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.sandbox.close();
-});
-beforeEach(async () => {
-  await h.control('POST', '/_sandbox/reset');
-});
+const h = useHarness();
 
 const telstra = { operator: 'Telstra', network: 'Telstra 4G' };
 

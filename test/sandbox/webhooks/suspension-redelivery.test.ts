@@ -1,27 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { settle, startHarness, startReceiver, waitFor, type Harness, type Receiver } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { settle, useHarness, useReceivers, waitFor, type Receiver } from './helpers.js';
 
-let h: Harness;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.sandbox.close();
-});
-beforeEach(async () => {
-  await h.control('POST', '/_sandbox/reset');
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
-async function receiver(answers: number[] = [200]): Promise<Receiver> {
-  const r = await startReceiver(answers);
-  receivers.push(r);
-  return r;
-}
+const h = useHarness();
+const receiver = useReceivers();
 
 const telstra = { operator: 'Telstra', network: 'Telstra 4G' };
 const noRetries = { maxAttempts: 1, backoffStrategy: 'fixed', initialDelaySeconds: 1 };

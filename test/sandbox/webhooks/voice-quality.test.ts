@@ -1,25 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { settle, signatureMatches, startHarness, startReceiver, waitFor, type Harness, type Receiver } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { settle, signatureMatches, useHarness, useReceivers, waitFor, type Receiver } from './helpers.js';
 
-let h: Harness;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.sandbox.close();
-});
-beforeEach(async () => {
-  await h.control('POST', '/_sandbox/reset');
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const h = useHarness();
+const startReceiver = useReceivers();
 
 async function subscribe(answers: number[]): Promise<{ receiver: Receiver; id: string; signingSecret: string }> {
   const receiver = await startReceiver(answers);
-  receivers.push(receiver);
   const res = await h.control('POST', '/_sandbox/voice-quality/webhooks', { url: `${receiver.url}/vq`, description: 'test receiver' });
   expect(res.status).toBe(201);
   return { receiver, id: res.body.id, signingSecret: res.body.signingSecret };

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type RawData } from 'ws';
-import { startHarness, type Harness } from './helpers.js';
+import { useHarness } from './helpers.js';
 
 interface Session {
   path: string;
@@ -10,14 +10,13 @@ interface Session {
   closeCode: number | null;
 }
 
-let h: Harness;
+// Scaled so a second of audio is paced out in about 10 ms.
+const h = useHarness({ timeScale: 100 });
 let wss: WebSocketServer;
 let wsUrl: string;
 const sessions: Session[] = [];
 
 beforeAll(async () => {
-  // Scaled so a second of audio is paced out in about 10 ms.
-  h = await startHarness({ timeScale: 100 });
   wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   wsUrl = `127.0.0.1:${(wss.address() as AddressInfo).port}`;
@@ -34,7 +33,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await h.sandbox.close();
   for (const client of wss.clients) client.terminate();
   await new Promise((resolve) => wss.close(resolve));
 });
@@ -88,7 +86,6 @@ describe('POST /_sandbox/voice-stream', () => {
   });
 
   it('reports zero connections when the receiver is unreachable, and skips registrations without a voiceStreamUrl', async () => {
-    await h.control('POST', '/_sandbox/reset');
     await h.api('POST', '/api/v1.1/webhooks', {
       operator: 'Optus',
       network: 'Optus 4G',
