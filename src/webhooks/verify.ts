@@ -132,7 +132,8 @@ function parseHeader(header: string): ParsedHeader {
   return { timestamp, signatures };
 }
 
-function checkSecrets(secret: unknown): void {
+/** Refuses a missing or empty secret, or a list holding one; shared with the adapters, which check at creation. */
+export function checkSecrets(secret: unknown): void {
   if (typeof secret === 'string' && secret.length > 0) return;
   const list: readonly unknown[] = Array.isArray(secret) ? secret : [];
   if (list.length === 0) fail('invalid_secret', 'no signing secret was given: pass the signingSecret of the webhook registration');

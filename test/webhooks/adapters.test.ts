@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import express from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -166,6 +167,89 @@ describe('node and fetch receivers', () => {
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
     expect(onEvent).not.toHaveBeenCalled();
+  });
+});
+
+// A global express.json() refuses a body that is not JSON itself (Express's own 400 page), before the middleware runs.
+const readingRawBytes = Object.entries(receivers).filter(([name]) => !name.includes('express.json'));
+
+describe.each(readingRawBytes)('%s', (_name, factory) => {
+  it('answers 400 invalid_payload for an authentic body that is not JSON, and never calls onEvent', async () => {
+    const onEvent = vi.fn();
+    const url = await start(factory, { onEvent, onError: () => undefined });
+    expect(await postSigned(url, 'not json')).toEqual({ status: 400, body: { error: 'invalid_webhook', reason: 'invalid_payload' } });
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+});
+
+describe('making a receiver', () => {
+  const factories = { createNodeHandler, webhookMiddleware, createFetchHandler };
+  it.each(Object.keys(factories))('%s refuses a missing or empty secret at once, not at the first delivery', (name) => {
+    const make = factories[name as keyof typeof factories] as (options: WebhookHandlerOptions) => unknown;
+    for (const bad of [undefined, '', [], ['']]) {
+      expect(() => make({ secret: bad as never, onEvent: () => undefined })).toThrow(expect.objectContaining({ reason: 'invalid_secret' }));
+    }
+    expect(() => make({ secret } as never)).toThrow(/onEvent/);
+  });
+});
+
+describe('body size limit without a Content-Length', () => {
+  it('node: answers 413 to a chunked body that grows past maxBodyBytes', async () => {
+    const onEvent = vi.fn();
+    open = await listen(createNodeHandler({ secret, onEvent, maxBodyBytes: 64 }));
+    const body = JSON.stringify({ event: 'webhook.test', pad: 'x'.repeat(200) });
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(`${open?.url}/`, { method: 'POST', headers: { 'x-service-signature': signPayload(body, secret) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+      req.on('error', reject);
+      expect(req.getHeader('content-length')).toBeUndefined();
+      for (let i = 0; i < body.length; i += 32) req.write(body.slice(i, i + 32));
+      req.end();
+    });
+    expect(status).toBe(413);
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('fetch: answers 413 to a streamed body that grows past maxBodyBytes, and stops reading it', async () => {
+    const onEvent = vi.fn();
+    const handler = createFetchHandler({ secret, onEvent, maxBodyBytes: 64 });
+    let pulled = 0;
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new TextEncoder().encode('x'.repeat(40)));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const response = await handler(
+      new Request('https://receiver.example/', { method: 'POST', headers: { 'x-service-signature': 't=1,v1=00' }, body: stream, duplex: 'half' } as RequestInit),
+    );
+    expect(response.status).toBe(413);
+    expect(cancelled).toBe(true);
+    expect(pulled).toBeLessThan(10);
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+});
+
+describe('express middleware after a parser that set req.body without reading', () => {
+  it('reads the request itself, as after Express 4 body-parser skipped a content type', async () => {
+    const onEvent = vi.fn();
+    const app = express();
+    app.use((req, _res, next) => {
+      // body-parser 1.x does this before checking the content type, and reads nothing.
+      (req as typeof req & { body: unknown }).body ??= {};
+      next();
+    });
+    app.post('/', webhookMiddleware({ secret, onEvent }));
+    open = await listen(app);
+    const answer = await postSigned(`${open.url}/`, JSON.stringify({ event: 'webhook.test' }));
+    expect(answer).toEqual({ status: 200, body: { received: true } });
+    expect(onEvent).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -3,7 +3,7 @@ import type { Deduplicator } from '../dedupe.js';
 import type { WebhookEvent } from '../event-types.js';
 import { constructEvent, type ConstructEventOptions } from '../events.js';
 import type { DeliveryHeaders } from '../headers.js';
-import type { WebhookSecret } from '../verify.js';
+import { checkSecrets, type WebhookSecret } from '../verify.js';
 
 export interface WebhookHandlerOptions extends Omit<ConstructEventOptions, 'now'> {
   /** The registration's signingSecret, or several during a rotation. */
@@ -41,6 +41,18 @@ export const answers = {
   tooLarge: { status: 413, body: { error: 'payload_too_large' } },
   methodNotAllowed: { status: 405, body: { error: 'method_not_allowed' } },
 } as const satisfies Record<string, DeliveryAnswer>;
+
+/**
+ * Checked when an adapter is made, so that a missing secret (an unset environment variable is
+ * the usual cause) stops the receiver at start-up instead of answering every delivery 400.
+ *
+ * @throws {WebhookSignatureError} reason `invalid_secret`
+ * @throws {TypeError} when `onEvent` is not a function
+ */
+export function checkHandlerOptions(options: WebhookHandlerOptions): void {
+  checkSecrets((options as Partial<WebhookHandlerOptions> | undefined)?.secret);
+  if (typeof options.onEvent !== 'function') throw new TypeError('the webhook handler needs an onEvent function');
+}
 
 /** Tells `onError` (guarded: a failing reporter never changes the answer), or warns for handler failures. */
 export function report(options: WebhookHandlerOptions, error: unknown): void {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { report, type DeliveryAnswer, type WebhookHandlerOptions } from './deliver.js';
+import { checkHandlerOptions, report, type DeliveryAnswer, type WebhookHandlerOptions } from './deliver.js';
 import { handleNodeRequest, writeAnswer } from './node.js';
 
 /** The parts of an Express request the middleware reads; body parsers add `body` or `rawBody`. */
@@ -18,7 +18,8 @@ function isRaw(value: unknown): value is string | Uint8Array {
  * Express (and Connect-style) middleware for webhook deliveries. It works whatever ran before it:
  * - `req.rawBody` (kept by a `verify` hook of express.json) is used first;
  * - then a raw `req.body` (express.raw or express.text);
- * - with no body parser at all, it reads the request itself;
+ * - when no parser read the request, it reads it itself, even if `req.body` was set (Express 4's
+ *   body-parser sets `req.body = {}` for a content type it skips, without reading);
  * - a parsed object with no raw bytes is answered 500 with how to fix the route — a server
  *   configuration problem, answered so that the service keeps retrying until it is fixed.
  *
@@ -29,12 +30,12 @@ function isRaw(value: unknown): value is string | Uint8Array {
 export function webhookMiddleware(
   options: WebhookHandlerOptions,
 ): (req: ExpressLikeRequest, res: ServerResponse, next: (error?: unknown) => void) => Promise<void> {
+  checkHandlerOptions(options);
   return async (req, res, next) => {
     try {
       if (isRaw(req.rawBody)) return await handleNodeRequest(req, res, options, req.rawBody);
       if (isRaw(req.body)) return await handleNodeRequest(req, res, options, req.body);
-      const consumed = req.readableEnded || (req.body !== undefined && req.body !== null);
-      if (!consumed) return await handleNodeRequest(req, res, options);
+      if (!req.readableEnded) return await handleNodeRequest(req, res, options);
       const answer: DeliveryAnswer = { status: 500, body: { error: 'raw_body_unavailable', message: RAW_BODY_MISSING_MESSAGE } };
       report(options, new Error(RAW_BODY_MISSING_MESSAGE));
       writeAnswer(res, answer);

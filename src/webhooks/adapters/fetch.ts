@@ -1,4 +1,4 @@
-import { answers, deliver, DEFAULT_MAX_BODY_BYTES, type DeliveryAnswer, type WebhookHandlerOptions } from './deliver.js';
+import { answers, checkHandlerOptions, deliver, DEFAULT_MAX_BODY_BYTES, type DeliveryAnswer, type WebhookHandlerOptions } from './deliver.js';
 
 function respond(answer: DeliveryAnswer, extraHeaders: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(answer.body), {
@@ -45,6 +45,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
  * ```
  */
 export function createFetchHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response> {
+  checkHandlerOptions(options);
   return async (request) => {
     if (request.method !== 'POST') return respond(answers.methodNotAllowed, { allow: 'POST' });
     const body = await readLimited(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
