@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import {
   createVoiceStreamServer,
@@ -122,6 +122,37 @@ describe('voice stream receiver', () => {
     expect(await call.handshake).toEqual({ callId: 'call_2' });
   });
 
+  it('ends cleanly with no handshake when the service hangs up before the first frame', async () => {
+    voice = await createVoiceStreamServer();
+    const client = await connect(voice.url);
+    const call = await firstCall(voice);
+    client.close(1011);
+    const frames: VoiceStreamFrame[] = [];
+    for await (const frame of call) frames.push(frame);
+    expect(frames).toEqual([]);
+    expect(await call.handshake).toBeUndefined();
+    expect(call.closeCode).toBe(1011);
+  });
+
+  it('yields audio when a stream starts without a handshake, and later text frames as messages', async () => {
+    voice = await createVoiceStreamServer();
+    const client = await connect(voice.url);
+    const call = await firstCall(voice);
+    const { samples, bytes } = tone(10);
+    await sendAll(client, [bytes]);
+    client.send(JSON.stringify({ event: 'mark', at: 10 }));
+    client.send('plain text');
+    client.close();
+    const frames: VoiceStreamFrame[] = [];
+    for await (const frame of call) frames.push(frame);
+    expect(frames).toEqual([
+      { type: 'audio', samples },
+      { type: 'message', data: { event: 'mark', at: 10 } },
+      { type: 'message', data: 'plain text' },
+    ]);
+    expect(await call.handshake).toBeUndefined();
+  });
+
   it('hangs up when the consumer leaves the loop early', async () => {
     voice = await createVoiceStreamServer();
     const client = await connect(voice.url);
@@ -180,6 +211,27 @@ describe('voice stream receiver', () => {
     await receiver.close();
     for await (const frame of call) expect(frame.type).toBe('handshake');
     expect(call.closeCode).toBe(1001);
+  });
+
+  it('refuses a call whose authorization was still pending when the receiver closed', async () => {
+    let release!: (allowed: boolean) => void;
+    let asked!: () => void;
+    const authorizing = new Promise<void>((resolve) => (asked = resolve));
+    const onCall = vi.fn();
+    voice = await createVoiceStreamServer({
+      onCall,
+      authorize: () => {
+        asked();
+        return new Promise<boolean>((resolve) => (release = resolve));
+      },
+    });
+    const connecting = connect(voice.url);
+    await authorizing;
+    const closing = voice.receiver.close();
+    release(true);
+    await expect(connecting).rejects.toThrow(/503/);
+    await closing;
+    expect(onCall).not.toHaveBeenCalled();
   });
 
   it('hands calls to onCall without queueing them', async () => {
