@@ -127,16 +127,18 @@ export class Call<T> {
         const admitted = pipeline.limiter.acquire(spec.route, this.#signal);
         if (admitted) await admitted;
       }
+      const sentAt = monotonicNow();
       // The deadline runs from the first admission: queueing behind our own limiter is pacing, not a retry.
-      if (this.#deadlineAt === 0) this.#deadlineAt = monotonicNow() + this.#budgetMs();
+      if (this.#deadlineAt === 0) this.#deadlineAt = sentAt + this.#budgetMs();
       let response: WireResponse;
       try {
-        response = await this.#send();
-      } finally {
-        pipeline.limiter?.release(spec.route);
+        response = await this.#send(sentAt);
+      } catch (error) {
+        pipeline.limiter?.release(spec.route, sentAt, undefined);
+        throw error;
       }
       const info = responseInfo(response.status, response.headers);
-      if (pipeline.limiter && info.rateLimit) pipeline.limiter.observe(spec.route, info.rateLimit);
+      pipeline.limiter?.release(spec.route, sentAt, info.rateLimit);
       if (response.status === 401 && spec.auth && !replayed) {
         // spec part 5 rule 3: re-authenticate once and replay once.
         replayed = true;
@@ -187,9 +189,9 @@ export class Call<T> {
     return this.#timeoutMs * (this.#maxRetries + 1) + DEADLINE_SLACK_MS;
   }
 
-  async #send(): Promise<WireResponse> {
+  async #send(now: number): Promise<WireResponse> {
     const pipeline = this.#pipeline;
-    const timeoutMs = Math.min(this.#timeoutMs, this.#deadlineAt - monotonicNow());
+    const timeoutMs = Math.min(this.#timeoutMs, this.#deadlineAt - now);
     if (timeoutMs <= 0) throw new TimeoutError(`${this.#spec.route} ran past its deadline`, this.#timeoutMs);
     if (pipeline.logger.enabled('debug')) {
       pipeline.logger.log('debug', `${this.#spec.method} ${this.#path}`, {

@@ -2,6 +2,7 @@ import { ConfigurationError } from './errors.js';
 import type { RateLimitOptions, WindowLimit } from './options.js';
 import type { RateLimitInfo } from './request.js';
 import { monotonicNow } from './sleep.js';
+import { WindowGate } from './window-gate.js';
 
 /**
  * What the transport needs from a limiter. One process keeps its state in memory; a store
@@ -10,10 +11,12 @@ import { monotonicNow } from './sleep.js';
 export interface RateLimiter {
   /** Resolves when `route` may send; undefined when it may send right now (no promise needed). */
   acquire(route: string, signal?: AbortSignal): Promise<void> | undefined;
-  /** Once per successful `acquire`, when that request is over. */
-  release(route: string): void;
-  /** Follows the server's X-RateLimit-* headers (spec part 9 rule 4). */
-  observe(route: string, info: RateLimitInfo): void;
+  /**
+   * Once per successful `acquire`, when that request is over. `sentAt` (monotonic ms) is when
+   * it left; `rateLimit` the answer's X-RateLimit-* headers, when it had them: the limiter
+   * follows the server with them (spec part 9 rule 4).
+   */
+  release(route: string, sentAt: number, rateLimit: RateLimitInfo | undefined): void;
   /** Holds every call of `route` for `ms` (a 429's Retry-After). */
   pause(route: string, ms: number): void;
   /** Rejects waiting calls and cancels the timer. */
@@ -36,126 +39,6 @@ export const DEFAULT_ENDPOINT_LIMITS: Readonly<Record<string, WindowLimit>> = {
   'POST /api/v1.1/team-members': { limit: 20, windowMs: MINUTE_MS },
   'POST /api/v1.1/webhooks/{id}/test': { limit: 10, windowMs: MINUTE_MS },
 };
-
-interface Waiter {
-  resolve: () => void;
-  reject: (reason: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
-}
-
-/**
- * At most `limit` requests in any `windowMs`, counted the conservative way: a slot is taken at
- * admission and stays taken until `windowMs` after the answer came back. The server counts a
- * request when it arrives, somewhere between those two instants, so no fixed window of the
- * server, however aligned with ours and whatever the latency jitter, sees more than the limit.
- * Admission is synchronous while capacity remains; a timer exists only while someone waits.
- */
-export class WindowGate {
-  readonly limit: number;
-  readonly windowMs: number;
-  /** Completion times of the requests that still count against the window, oldest first. */
-  #log: number[] = [];
-  #head = 0;
-  #inflight = 0;
-  #pausedUntil = 0;
-  #waiters: Waiter[] = [];
-  #timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(limit: WindowLimit) {
-    this.limit = limit.limit;
-    this.windowMs = limit.windowMs;
-  }
-
-  /** 0 when admitted, else the milliseconds until a slot may free up (Infinity: at the next release). */
-  #take(now: number): number {
-    if (now < this.#pausedUntil) return this.#pausedUntil - now;
-    if (this.limit === Number.POSITIVE_INFINITY) return 0;
-    const log = this.#log;
-    const horizon = now - this.windowMs;
-    while (this.#head < log.length && (log[this.#head] as number) <= horizon) this.#head++;
-    if (this.#head > 512 && this.#head * 2 > log.length) {
-      log.splice(0, this.#head);
-      this.#head = 0;
-    }
-    const counted = log.length - this.#head;
-    if (this.#inflight + counted < this.limit) {
-      this.#inflight += 1;
-      return 0;
-    }
-    return counted > 0 ? (log[this.#head] as number) + this.windowMs - now : Number.POSITIVE_INFINITY;
-  }
-
-  /** The admitted request is over (answered, failed or abandoned): its slot now ages out of the window. */
-  release(): void {
-    if (this.limit === Number.POSITIVE_INFINITY) return;
-    this.#inflight -= 1;
-    this.#log.push(monotonicNow());
-    if (this.#waiters.length > 0) {
-      this.#clearTimer();
-      this.#drain();
-    }
-  }
-
-  acquire(signal?: AbortSignal): Promise<void> | undefined {
-    if (this.#waiters.length === 0 && this.#take(monotonicNow()) === 0) return undefined;
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
-      if (signal) {
-        waiter.onAbort = () => {
-          const index = this.#waiters.indexOf(waiter);
-          if (index >= 0) this.#waiters.splice(index, 1);
-          reject(signal.reason);
-          if (this.#waiters.length === 0) this.#clearTimer();
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      this.#waiters.push(waiter);
-      if (this.#timer === undefined) this.#drain();
-    });
-  }
-
-  pauseUntil(until: number): void {
-    if (until <= this.#pausedUntil) return;
-    this.#pausedUntil = until;
-    if (this.#waiters.length > 0) {
-      this.#clearTimer();
-      this.#drain();
-    }
-  }
-
-  get idle(): boolean {
-    return this.#waiters.length === 0 && monotonicNow() >= this.#pausedUntil;
-  }
-
-  #drain = (): void => {
-    this.#timer = undefined;
-    while (this.#waiters.length > 0) {
-      const wait = this.#take(monotonicNow());
-      if (wait > 0) {
-        if (wait !== Number.POSITIVE_INFINITY) this.#timer = setTimeout(this.#drain, Math.ceil(wait));
-        return;
-      }
-      const waiter = this.#waiters.shift() as Waiter;
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.resolve();
-    }
-  };
-
-  #clearTimer(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-  }
-
-  close(reason: unknown): void {
-    this.#clearTimer();
-    for (const waiter of this.#waiters.splice(0)) {
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.reject(reason);
-    }
-  }
-}
 
 const unlimited: WindowLimit = { limit: Number.POSITIVE_INFINITY, windowMs: 0 };
 
@@ -242,24 +125,20 @@ export class LocalRateLimiter implements RateLimiter {
     const pending = this.#accountGate().acquire(signal);
     if (!pending || !endpoint) return pending;
     return pending.catch((error: unknown) => {
-      endpoint.release();
+      endpoint.giveBack();
       throw error;
     });
   }
 
-  release(route: string): void {
-    this.#limitedGate(route)?.release();
-    this.#accountGate().release();
-  }
-
-  observe(route: string, info: RateLimitInfo): void {
-    if (info.remaining > 0) return;
-    // The headers describe whichever limit the server applied: the endpoint's when the
-    // numbers match it, else the account's.
-    const endpoint = this.#limitedGate(route) ?? undefined;
+  release(route: string, sentAt: number, rateLimit: RateLimitInfo | undefined): void {
+    const endpoint = this.#limitedGate(route);
     const account = this.#accountGate();
-    const gate = endpoint && (endpoint.limit === info.limit || account.limit !== info.limit) ? endpoint : account;
-    gate.pauseUntil(monotonicNow() + info.resetSeconds * 1000);
+    // The headers describe the tighter of the limits the server applied: the endpoint's when
+    // the numbers match it, else the account's. The other gate learns nothing from them.
+    const described =
+      rateLimit === undefined ? undefined : endpoint && (endpoint.limit === rateLimit.limit || account.limit !== rateLimit.limit) ? endpoint : account;
+    endpoint?.release(sentAt, described === endpoint ? rateLimit : undefined);
+    account.release(sentAt, described === account ? rateLimit : undefined);
   }
 
   pause(route: string, ms: number): void {

@@ -19,42 +19,56 @@ afterEach(async () => {
   await server.close();
 });
 
-/** A server-side fixed window, started at its first request, answering 429 beyond `limit`. */
-function enforcingWindow(limit: number, windowMs: number, answer: Reply): (request: RecordedRequest) => Reply {
-  let windowStart = -Infinity;
+/**
+ * A server-side fixed window like the sandbox's: opened by the first request after the previous
+ * one expired, 429 beyond `limit`, and (with `headers`) X-RateLimit-* on every other answer.
+ * `jitterMs` delays each answer by a random time below it, after counting the request.
+ */
+function enforcingWindow(
+  limit: number,
+  windowMs: number,
+  options: { headers?: boolean; jitterMs?: number } = {},
+): { reply: (request: RecordedRequest) => Reply; throttled: () => number } {
+  let windowStart = Number.NEGATIVE_INFINITY;
   let used = 0;
-  return (request) => {
+  let throttled = 0;
+  const reply = (request: RecordedRequest): Reply => {
     if (request.at - windowStart >= windowMs) {
       windowStart = request.at;
       used = 0;
     }
-    used += 1;
-    if (used > limit) {
-      const retryAfter = Math.ceil((windowStart + windowMs - request.at) / 1000);
-      return fail(429, 'RATE_LIMITED', { headers: { 'retry-after': String(retryAfter) } });
+    const resetSeconds = Math.ceil((windowStart + windowMs - request.at) / 1000);
+    if (used >= limit) {
+      throttled += 1;
+      return fail(429, 'RATE_LIMITED', { headers: { 'retry-after': String(resetSeconds) } });
     }
-    return answer;
+    used += 1;
+    const headers: Record<string, string> = options.headers
+      ? { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - used), 'x-ratelimit-reset': String(resetSeconds) }
+      : {};
+    return ok(1, { headers, delayMs: Math.random() * (options.jitterMs ?? 0) });
   };
+  return { reply, throttled: () => throttled };
 }
 
 const getThing = (target: PartnerClient) => target.request({ method: 'GET', path: '/api/v1.1/thing' });
 
 describe('client-side windows', () => {
-  it('spreads a burst over the window instead of drawing 429s', async () => {
-    const window = enforcingWindow(5, 500, ok(1));
-    let throttled = 0;
-    server.on(THING, (request) => {
-      const reply = window(request);
-      if (reply.status === 429) throttled += 1;
-      return reply;
-    });
-    client = clientFor(server, { rateLimit: { account: { limit: 5, windowMs: 500 } } });
+  it.each([
+    ['with X-RateLimit headers', true],
+    ['without X-RateLimit headers', false],
+  ])('spreads a burst over the windows instead of drawing 429s, %s, under latency jitter', async (_name, headers) => {
+    const window = enforcingWindow(5, 400, { headers, jitterMs: 80 });
+    server.on(THING, window.reply);
+    client = clientFor(server, { rateLimit: { account: { limit: 5, windowMs: 400 } } });
     await getThing(client); // exchange the token outside the measured burst
+    await new Promise((resolve) => setTimeout(resolve, 450));
     const start = performance.now();
-    await Promise.all(Array.from({ length: 12 }, () => getThing(client as PartnerClient)));
-    expect(throttled).toBe(0);
-    expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000 - 5);
-    expect(server.requestsTo(THING)).toHaveLength(13);
+    await Promise.all(Array.from({ length: 20 }, () => getThing(client as PartnerClient)));
+    expect(window.throttled()).toBe(0);
+    // Four windows of five: the last batch leaves no earlier than three window lengths later.
+    expect(elapsedSince(start)).toBeGreaterThanOrEqual(3 * 400);
+    expect(server.requestsTo(THING)).toHaveLength(21);
   });
 
   it('sends a burst at once when rateLimit is false', async () => {

@@ -1,0 +1,178 @@
+import type { WindowLimit } from './options.js';
+import type { RateLimitInfo } from './request.js';
+import { monotonicNow } from './sleep.js';
+
+interface Waiter {
+  resolve: () => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+/**
+ * Added to every instant a slot frees up: the server's clock may run a little slower than ours,
+ * and a window it measures as `windowMs` must be over on our clock too.
+ */
+function marginMs(windowMs: number): number {
+  return 2 + windowMs / 500;
+}
+
+/**
+ * At most `limit` requests in any fixed window of `windowMs` on the server, however that window
+ * is placed. A slot is taken at admission and given back at an instant by which the server
+ * window that counted the request has certainly ended; only then may another request take it.
+ * A request that shares a server window with an earlier one is therefore admitted while the
+ * earlier one still holds its slot, so no server window counts more than `limit`.
+ *
+ * That instant is the earliest of three upper bounds on the end of the request's window:
+ * - its answer time + `windowMs`: the server counted it on arrival, before we read the answer
+ *   (the only bound when the server sends no X-RateLimit headers);
+ * - its answer time + X-RateLimit-Reset seconds (spec part 8 rule 2; the server rounds up);
+ * - the located window: an answer with Remaining = Limit − 1 was the first of its window, which
+ *   therefore ends between its send time + `windowMs` and its answer time + `windowMs`. Every
+ *   request answered before that lower bound arrived inside that window or an earlier one, so
+ *   it frees up at the upper bound. A whole batch sent at the start of a server window thus
+ *   frees up at once, one round trip after the window opened, and the next batch goes out
+ *   right at the server's boundary instead of drifting by the spread of the answer times.
+ *
+ * Admission is synchronous while capacity remains; a timer exists only while someone waits.
+ */
+export class WindowGate {
+  readonly limit: number;
+  readonly windowMs: number;
+  readonly #marginMs: number;
+  /** When each finished request stops counting, ascending; entries before `#head` are past. */
+  #freeAt: number[] = [];
+  #head = 0;
+  #inflight = 0;
+  #pausedUntil = 0;
+  /** The latest server window located by a first-of-window answer: it ends within [after, by]. */
+  #windowEndsAfter = Number.NEGATIVE_INFINITY;
+  #windowEndsBy = Number.POSITIVE_INFINITY;
+  #waiters: Waiter[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(limit: WindowLimit) {
+    this.limit = limit.limit;
+    this.windowMs = limit.windowMs;
+    this.#marginMs = marginMs(limit.windowMs);
+  }
+
+  /** 0 when admitted, else the milliseconds until a slot may free up (Infinity: at the next release). */
+  #take(now: number): number {
+    if (now < this.#pausedUntil) return this.#pausedUntil - now;
+    if (this.limit === Number.POSITIVE_INFINITY) return 0;
+    const log = this.#freeAt;
+    while (this.#head < log.length && (log[this.#head] as number) <= now) this.#head++;
+    if (this.#head > 512 && this.#head * 2 > log.length) {
+      log.splice(0, this.#head);
+      this.#head = 0;
+    }
+    const counted = log.length - this.#head;
+    if (this.#inflight + counted < this.limit) {
+      this.#inflight += 1;
+      return 0;
+    }
+    return counted > 0 ? (log[this.#head] as number) - now : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The admitted request is over. `sentAt` is when it left; `rateLimit` the answer's headers
+   * when they describe this gate's limit, undefined when it failed or they describe another.
+   */
+  release(sentAt: number, rateLimit: RateLimitInfo | undefined): void {
+    if (this.limit === Number.POSITIVE_INFINITY) return;
+    this.#inflight -= 1;
+    const now = monotonicNow();
+    let freeAt = now + this.windowMs;
+    if (rateLimit) {
+      freeAt = Math.min(freeAt, now + rateLimit.resetSeconds * 1000);
+      if (rateLimit.remaining === rateLimit.limit - 1 && sentAt + this.windowMs > this.#windowEndsAfter) {
+        this.#windowEndsAfter = sentAt + this.windowMs;
+        this.#windowEndsBy = now + this.windowMs;
+      }
+    }
+    if (now < this.#windowEndsAfter) freeAt = Math.min(freeAt, this.#windowEndsBy);
+    freeAt += this.#marginMs;
+    this.#insert(freeAt);
+    // Remaining 0 also counts other clients of the account: nothing more fits until that window ends.
+    if (rateLimit && rateLimit.remaining <= 0 && freeAt > this.#pausedUntil) this.#pausedUntil = freeAt;
+    if (this.#waiters.length > 0) {
+      this.#clearTimer();
+      this.#drain();
+    }
+  }
+
+  /** An admitted request that was never sent: its slot is free at once. */
+  giveBack(): void {
+    if (this.limit === Number.POSITIVE_INFINITY) return;
+    this.#inflight -= 1;
+    if (this.#waiters.length > 0) {
+      this.#clearTimer();
+      this.#drain();
+    }
+  }
+
+  #insert(freeAt: number): void {
+    const log = this.#freeAt;
+    let index = log.length;
+    while (index > this.#head && (log[index - 1] as number) > freeAt) index--;
+    if (index === log.length) log.push(freeAt);
+    else log.splice(index, 0, freeAt);
+  }
+
+  acquire(signal?: AbortSignal): Promise<void> | undefined {
+    if (this.#waiters.length === 0 && this.#take(monotonicNow()) === 0) return undefined;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
+      if (signal) {
+        waiter.onAbort = () => {
+          const index = this.#waiters.indexOf(waiter);
+          if (index >= 0) this.#waiters.splice(index, 1);
+          reject(signal.reason);
+          if (this.#waiters.length === 0) this.#clearTimer();
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.#waiters.push(waiter);
+      if (this.#timer === undefined) this.#drain();
+    });
+  }
+
+  pauseUntil(until: number): void {
+    if (until <= this.#pausedUntil) return;
+    this.#pausedUntil = until;
+    if (this.#waiters.length > 0) {
+      this.#clearTimer();
+      this.#drain();
+    }
+  }
+
+  #drain = (): void => {
+    this.#timer = undefined;
+    while (this.#waiters.length > 0) {
+      const wait = this.#take(monotonicNow());
+      if (wait > 0) {
+        if (wait !== Number.POSITIVE_INFINITY) this.#timer = setTimeout(this.#drain, Math.ceil(wait));
+        return;
+      }
+      const waiter = this.#waiters.shift() as Waiter;
+      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.resolve();
+    }
+  };
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  close(reason: unknown): void {
+    this.#clearTimer();
+    for (const waiter of this.#waiters.splice(0)) {
+      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.reject(reason);
+    }
+  }
+}
