@@ -24,6 +24,13 @@ const adapters: Record<string, (options: WebhookHandlerOptions) => Listener> = {
     app.post('/sms', express.raw({ type: 'application/json' }), webhookMiddleware(options));
     return app;
   },
+  // A global express.json() that keeps the raw bytes: the setup many apps already have.
+  'express middleware after express.json({ verify })': (options) => {
+    const app = express();
+    app.use(express.json({ verify: (req, _res, buf) => void ((req as typeof req & { rawBody?: Buffer }).rawBody = buf) }));
+    app.post('/sms', webhookMiddleware(options));
+    return app;
+  },
   'fetch handler': (options) => fetchBridge(createFetchHandler(options)),
 };
 
@@ -126,6 +133,20 @@ describe('receiving deliveries from the sandbox', () => {
       return list.find((item) => item.deliveryId === deliveryId && item.status !== 'PENDING');
     }, 'the delivery record');
     expect(record).toMatchObject({ webhookId: created.id, status: 'DELIVERED', responseCode: 200, attempt: 1 });
+  });
+
+  it('receives the synthetic webhook.test sent by client.webhooks.test, recorded in deliveries.list', async () => {
+    const site = await receiver();
+    open.push(site);
+    const created = await client.webhooks.create({ operator, network, eventType: 'sms', webhookUrls: { messageUrl: `${site.url}/sms` } });
+    const received = new Promise<WebhookEvent>((resolve) => {
+      site.use(adapters['express middleware after express.json({ verify })']!({ secret: created.signingSecret, onEvent: resolve }));
+    });
+    const test = await client.webhooks.test(created.id);
+    const event = await received;
+    expect(event).toMatchObject({ type: 'webhook.test', name: 'webhook.test' });
+    const list = await client.webhooks.deliveries.list({ webhookId: created.id });
+    expect(list.find((item) => item.deliveryId === test.deliveryId)).toMatchObject({ eventType: 'webhook.test', responseCode: 200 });
   });
 
   it('keeps verifying across a secret rotation when given the old and the new secret', async () => {
