@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LoggedRequest, type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { type LoggedRequest, startSandbox } from '../../src/sandbox/index.js';
 import {
   PartnerClient,
   RequestValidationError,
@@ -8,38 +8,17 @@ import {
   TransactionFailedError,
   TransactionTimeoutError,
 } from '../../src/index.js';
+import { force, useSandbox } from './sandbox.js';
 
-let sandbox: SandboxHandle;
-let client: PartnerClient;
+const run = useSandbox({ seed: 11, simCount: 260 });
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 11, simCount: 260, transactionDelayMs: 20 });
-  client = new PartnerClient({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret, rateLimit: false });
-});
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
-
-const simListRequests = (): LoggedRequest[] => sandbox.requests().filter((request) => request.path === '/api/v1.1/sims');
-
-async function force(rule: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandbox.url}/_sandbox/force`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(rule),
-  });
-  expect(response.status).toBe(201);
-}
+const simListRequests = (): LoggedRequest[] => run().sandbox.requests().filter((request) => request.path === '/api/v1.1/sims');
 
 describe('auto-pagination against the sandbox', () => {
   it('walks all 260 SIMs once each across pages of 100', async () => {
     const iccids = new Set<string>();
     let count = 0;
-    for await (const sim of client.sims.list({ pageSize: 100 })) {
+    for await (const sim of run().client.sims.list({ pageSize: 100 })) {
       iccids.add(sim.iccid);
       count += 1;
     }
@@ -50,7 +29,7 @@ describe('auto-pagination against the sandbox', () => {
 
   it('stops fetching after an early break', async () => {
     let count = 0;
-    for await (const _sim of client.sims.list({ pageSize: 10 })) {
+    for await (const _sim of run().client.sims.list({ pageSize: 10 })) {
       count += 1;
       if (count === 5) break;
     }
@@ -61,7 +40,7 @@ describe('auto-pagination against the sandbox', () => {
 
   it('refuses bad page sizes before sending anything', async () => {
     for (const params of [{ pageSize: 0 }, { pageSize: 101 }, { page: 0 }, { page: 1.5 }]) {
-      await expect(client.sims.list(params)).rejects.toBeInstanceOf(RequestValidationError);
+      await expect(run().client.sims.list(params)).rejects.toBeInstanceOf(RequestValidationError);
     }
     expect(simListRequests()).toHaveLength(0);
   });
@@ -69,7 +48,7 @@ describe('auto-pagination against the sandbox', () => {
 
 describe('waiting for transactions', () => {
   it('resolves with the COMPLETED provisioning and reports every status change', async () => {
-    const handle = await client.esim.provision({ planId: sandbox.fixtures.pricedPlanId });
+    const handle = await run().client.esim.provision({ planId: run().sandbox.fixtures.pricedPlanId });
     const statuses: string[] = [];
     const done = await handle.wait({ pollIntervalMs: 5, onProgress: (transaction) => statuses.push(transaction.status) });
     expect(done.result?.mdn).toMatch(/^\+\d+$/);
@@ -78,7 +57,7 @@ describe('waiting for transactions', () => {
   });
 
   it('rejects with TransactionFailedError for a plan without pricing', async () => {
-    const handle = await client.esim.provision({ planId: sandbox.fixtures.unpricedPlanId });
+    const handle = await run().client.esim.provision({ planId: run().sandbox.fixtures.unpricedPlanId });
     const error = await handle.wait({ pollIntervalMs: 5 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransactionFailedError);
     expect((error as TransactionFailedError).errorCode).toBe('PRICING_NOT_CONFIGURED');
@@ -100,12 +79,12 @@ describe('waiting for transactions', () => {
   });
 
   it('rejects with the signal reason when aborted, from an id alone', async () => {
-    const handle = await client.plans.purchaseAsync({ planId: sandbox.fixtures.pricedPlanId, iccid: sandbox.fixtures.physicalIccid });
+    const handle = await run().client.plans.purchaseAsync({ planId: run().sandbox.fixtures.pricedPlanId, iccid: run().sandbox.fixtures.physicalIccid });
     const controller = new AbortController();
     const reason = new Error('shutting down');
     controller.abort(reason);
-    await expect(client.transactions.wait(handle.transactionId, { signal: controller.signal })).rejects.toBe(reason);
-    const resumed = await client.transactions.wait(handle.transactionId, { pollIntervalMs: 5 });
+    await expect(run().client.transactions.wait(handle.transactionId, { signal: controller.signal })).rejects.toBe(reason);
+    const resumed = await run().client.transactions.wait(handle.transactionId, { pollIntervalMs: 5 });
     expect(resumed.status).toBe('COMPLETED');
   });
 });
@@ -127,35 +106,35 @@ describe('forward compatibility and broken answers', () => {
   };
 
   it('keeps unknown fields and accepts a new status value', async () => {
-    await force({
+    await force(run().sandbox, {
       method: 'GET',
       path: '/api/v1.1/sims',
       status: 200,
       body: { success: true, data: [{ ...sim, status: 'SUSPENDED', esimProfile: { state: 'installed' } }], meta: { page: 1, pageSize: 20, total: 1, totalPages: 1 } },
     });
-    const page = await client.sims.list();
+    const page = await run().client.sims.list();
     expect(page.data[0]?.status).toBe('SUSPENDED');
     expect(page.data[0]?.['esimProfile']).toEqual({ state: 'installed' });
   });
 
   it('a missing required field is a ResponseValidationError with its path', async () => {
     const { iccid: _dropped, ...withoutIccid } = sim;
-    await force({
+    await force(run().sandbox, {
       method: 'GET',
       path: '/api/v1.1/sims',
       status: 200,
       body: { success: true, data: [sim, withoutIccid], meta: { page: 1, pageSize: 20, total: 2, totalPages: 1 } },
     });
-    const error = await client.sims.list().catch((caught: unknown) => caught);
+    const error = await run().client.sims.list().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues.map((issue) => issue.path)).toEqual(['1.iccid']);
     expect((error as ResponseValidationError).route).toBe('GET /api/v1.1/sims');
   });
 
   it("validateResponses: 'off' hands the broken answer through", async () => {
-    const trusting = new PartnerClient({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret, rateLimit: false, validateResponses: 'off' });
+    const trusting = new PartnerClient({ baseUrl: run().sandbox.url, key: run().sandbox.key, secret: run().sandbox.secret, rateLimit: false, validateResponses: 'off' });
     try {
-      await force({ method: 'GET', path: '/api/v1.1/credit-balance', status: 200, body: { success: true, data: { creditBalance: 'none' } } });
+      await force(run().sandbox, { method: 'GET', path: '/api/v1.1/credit-balance', status: 200, body: { success: true, data: { creditBalance: 'none' } } });
       await expect(trusting.billing.retrieveCreditBalance()).resolves.toEqual({ creditBalance: 'none' });
     } finally {
       await trusting.close();
