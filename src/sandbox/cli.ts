@@ -13,6 +13,7 @@ const HELP = `Usage: partner-sandbox [options]
   --no-rate-limit            turn rate limiting off
   --transaction-delay <ms>   time per async transaction step (default 300)
   --time-scale <x>           sandbox ms per real ms (default 1)
+  --delivery-timeout <ms>    real time a webhook receiver gets to answer (default 10000)
   -h, --help                 show this help`;
 
 function int(name: string, raw: string | undefined, fallback: number): number {
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
       'no-rate-limit': { type: 'boolean' },
       'transaction-delay': { type: 'string' },
       'time-scale': { type: 'string' },
+      'delivery-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
     rateLimit: !values['no-rate-limit'],
     transactionDelayMs: int('transaction-delay', values['transaction-delay'], 300),
     timeScale: int('time-scale', values['time-scale'], 1),
+    deliveryTimeoutMs: int('delivery-timeout', values['delivery-timeout'], 10_000),
   });
   console.log(`Partner API sandbox listening on ${sandbox.url}`);
   console.log('');

@@ -35,6 +35,13 @@ export interface SandboxOptions {
   transactionDelayMs?: number;
   /** Sandbox milliseconds per real millisecond. Default 1. */
   timeScale?: number;
+  /**
+   * Real milliseconds a receiver gets to answer one webhook delivery attempt, or to accept a voice
+   * stream connection, before the attempt counts as failed. Default 10000 (spec part 6 and 8).
+   * Unlike retry delays it does not follow the sandbox clock: a receiver answers in real time, so
+   * at timeScale 2000 a scaled 10 s would be 5 ms and every attempt would time out.
+   */
+  deliveryTimeoutMs?: number;
   /** Start time of the sandbox clock. Default: the real time at creation. */
   now?: Date | string | number;
   /** Fault injection for soak tests; off by default. */
@@ -58,6 +65,7 @@ export interface ResolvedSandboxOptions {
   rateLimit: boolean;
   transactionDelayMs: number;
   timeScale: number;
+  deliveryTimeoutMs: number;
   startMs: number;
   faults: Required<Omit<SandboxFaults, 'latencyMs'>> & { latencyMs: [number, number] } | null;
 }
@@ -99,6 +107,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     rateLimit: options.rateLimit ?? true,
     transactionDelayMs: positive('transactionDelayMs', options.transactionDelayMs, 300, 0),
     timeScale: positive('timeScale', options.timeScale, 1, Number.MIN_VALUE),
+    deliveryTimeoutMs: positive('deliveryTimeoutMs', options.deliveryTimeoutMs, 10_000),
     startMs: start,
     faults,
   };

@@ -2,7 +2,7 @@ import { runAttemptSeries } from './attempts.js';
 import type { DeliveryRecord } from './delivery-log.js';
 import type { WebhookDomain } from './domain.js';
 import { credentialHeaders, SUSPEND_AFTER_FAILURES, type RegistrationRecord } from './registrations.js';
-import { DELIVERY_TIMEOUT_MS, operatorRetryDelaysMs } from './retry-policy.js';
+import { operatorRetryDelaysMs } from './retry-policy.js';
 import { sendOnce, type AttemptOutcome } from './send.js';
 import { signedHeaders } from './signing.js';
 
@@ -28,7 +28,6 @@ function attemptOnce(domain: WebhookDomain, registration: RegistrationRecord, ta
   const timestampSeconds = Math.floor(domain.scheduler.now() / 1000);
   return sendOnce({
     fetch: domain.fetch,
-    scheduler: domain.scheduler,
     url: target.url,
     body: target.body,
     headers: {
@@ -36,7 +35,7 @@ function attemptOnce(domain: WebhookDomain, registration: RegistrationRecord, ta
       ...credentialHeaders(registration.authentication),
       ...signedHeaders(target.body, registration.signingSecret, timestampSeconds),
     },
-    timeoutMs: DELIVERY_TIMEOUT_MS,
+    timeoutMs: domain.ctx.options.deliveryTimeoutMs,
     signal: domain.inFlight.signal,
   });
 }

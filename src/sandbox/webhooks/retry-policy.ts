@@ -62,6 +62,3 @@ export function operatorRetryDelaysMs(policy: RetryPolicy): number[] {
 
 /** Voice quality deliveries: retries after 30 s, 2 min and 10 min, 4 attempts in total (spec part 6). */
 export const VOICE_QUALITY_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
-
-/** Voice quality success means a 2xx within 10 seconds (spec part 6); operator deliveries reuse it. */
-export const DELIVERY_TIMEOUT_MS = 10_000;

@@ -1,8 +1,9 @@
 import type { SandboxClock } from '../clock.js';
 
 /**
- * The sandbox time the webhook domain waits on: retry delays, delivery timeouts and voice stream
- * pacing all run on it, so a scaled or advanced sandbox clock makes them take milliseconds.
+ * The sandbox time the webhook domain waits on: retry delays and voice stream pacing run on it,
+ * so a scaled or advanced sandbox clock makes them take milliseconds. How long a receiver gets
+ * to answer is real time instead (SandboxOptions.deliveryTimeoutMs).
  */
 export interface Scheduler {
   /** Sandbox time, ms since the Unix epoch. */

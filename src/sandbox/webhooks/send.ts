@@ -1,5 +1,3 @@
-import type { Scheduler } from './scheduler.js';
-
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 /** What one HTTP attempt of a delivery gave: `responseCode` is 0 when no answer came. */
@@ -10,11 +8,13 @@ export interface AttemptOutcome {
 
 export interface SendOptions {
   fetch: FetchLike;
-  scheduler: Scheduler;
   url: string;
   body: string;
   headers: Record<string, string>;
-  /** Sandbox time allowed for an answer; slower answers count as failures. */
+  /**
+   * Real milliseconds allowed for an answer; slower answers count as failures. Real time, not
+   * sandbox time: the receiver answers in real time whatever the sandbox clock's scale.
+   */
   timeoutMs: number;
   signal: AbortSignal;
 }
@@ -41,24 +41,21 @@ export async function sendOnce(options: SendOptions): Promise<AttemptOutcome> {
   const attempt = new AbortController();
   const abortAttempt = (): void => attempt.abort(options.signal.reason);
   options.signal.addEventListener('abort', abortAttempt, { once: true });
-  const noAnswer = (): AttemptOutcome => ({ ok: false, responseCode: 0 });
-  const timeout = options.scheduler.sleep(options.timeoutMs, attempt.signal).then(noAnswer, noAnswer);
-  const request = options
-    .fetch(options.url, {
+  const timer = setTimeout(() => attempt.abort(new Error('delivery attempt timed out')), options.timeoutMs);
+  try {
+    const response = await options.fetch(options.url, {
       method: 'POST',
       headers: options.headers,
       body: options.body,
       redirect: 'manual',
       signal: attempt.signal,
-    })
-    .then(async (response): Promise<AttemptOutcome> => {
-      await response.body?.cancel().catch(() => undefined);
-      return { ok: response.status >= 200 && response.status < 300, responseCode: response.status };
-    })
-    .catch(noAnswer);
-  try {
-    return await Promise.race([request, timeout]);
+    });
+    await response.body?.cancel().catch(() => undefined);
+    return { ok: response.status >= 200 && response.status < 300, responseCode: response.status };
+  } catch {
+    return { ok: false, responseCode: 0 };
   } finally {
+    clearTimeout(timer);
     options.signal.removeEventListener('abort', abortAttempt);
     attempt.abort(new Error('attempt settled'));
   }

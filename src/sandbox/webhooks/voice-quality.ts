@@ -1,6 +1,6 @@
 import { runAttemptSeries } from './attempts.js';
 import type { WebhookDomain } from './domain.js';
-import { DELIVERY_TIMEOUT_MS, VOICE_QUALITY_RETRY_DELAYS_MS } from './retry-policy.js';
+import { VOICE_QUALITY_RETRY_DELAYS_MS } from './retry-policy.js';
 import { sendOnce } from './send.js';
 import { newSigningSecret, signedHeaders } from './signing.js';
 
@@ -117,7 +117,6 @@ export class VoiceQuality {
         domain.ctx.counters.bump('voiceQuality.attempts');
         return sendOnce({
           fetch: domain.fetch,
-          scheduler: domain.scheduler,
           url: webhook.url,
           body: raw,
           headers: {
@@ -127,7 +126,8 @@ export class VoiceQuality {
             'x-service-delivery': delivery.deliveryId,
             ...signedHeaders(raw, webhook.signingSecret, Math.floor(domain.scheduler.now() / 1000)),
           },
-          timeoutMs: DELIVERY_TIMEOUT_MS,
+          // spec part 6 rule 3: a 2xx within 10 s (real time; see SandboxOptions.deliveryTimeoutMs)
+          timeoutMs: domain.ctx.options.deliveryTimeoutMs,
           signal: domain.inFlight.signal,
         });
       },

@@ -51,6 +51,7 @@ export function registerVoiceStreamRoutes(app: SandboxApp, domain: WebhookDomain
             handshake,
             durationMs: input.durationMs ?? 1000,
             toneHz: input.toneHz ?? 440,
+            connectTimeoutMs: ctx.options.deliveryTimeoutMs,
             scheduler: domain.scheduler,
             signal: domain.inFlight.signal,
           }),

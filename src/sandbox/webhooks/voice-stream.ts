@@ -6,7 +6,6 @@ export const SAMPLE_RATE = 8000;
 export const FRAME_MS = 20;
 export const SAMPLES_PER_FRAME = (SAMPLE_RATE * FRAME_MS) / 1000;
 const AMPLITUDE = 0.5 * 32767;
-const OPEN_TIMEOUT_MS = 10_000;
 
 /** The first frame of every stream; the spec does not show it (part 6), this shape is the sandbox's. */
 export interface StreamHandshake {
@@ -36,6 +35,8 @@ export interface StreamOptions {
   handshake: StreamHandshake;
   durationMs: number;
   toneHz: number;
+  /** Real milliseconds the receiver gets to accept the connection. */
+  connectTimeoutMs: number;
   scheduler: Scheduler;
   signal: AbortSignal;
 }
@@ -55,21 +56,20 @@ export function toneFrame(toneHz: number, offset: number, samples: number): Buff
   return frame;
 }
 
+/** Real time, like a delivery's answer: the receiver accepts in real time whatever the clock's scale. */
 function opened(socket: WebSocket, options: StreamOptions): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = new AbortController();
     const done = (value: boolean): void => {
-      timer.abort();
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', fail);
       resolve(value);
     };
+    const fail = (): void => done(false);
+    const timer = setTimeout(fail, options.connectTimeoutMs);
+    options.signal.addEventListener('abort', fail, { once: true });
     socket.once('open', () => done(true));
-    socket.once('error', () => done(false));
-    socket.once('close', () => done(false));
-    const both = AbortSignal.any([timer.signal, options.signal]);
-    options.scheduler.sleep(OPEN_TIMEOUT_MS, both).then(
-      () => done(false),
-      () => done(false),
-    );
+    socket.once('error', fail);
+    socket.once('close', fail);
   });
 }
 
