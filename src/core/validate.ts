@@ -26,16 +26,25 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, conte
   throw new RequestValidationError(issues, context);
 }
 
+/** A lone UTF-16 surrogate: no URL can carry it (percent-encoding throws URIError). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function pathParamProblem(value: string | number): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'must be a finite number';
+  if (typeof value !== 'string' || value.trim() === '') return 'must be a non-empty string';
+  return LONE_SURROGATE.test(value) ? 'must be well-formed text (it contains a lone UTF-16 surrogate)' : undefined;
+}
+
 /**
- * Path parameters must be non-blank: an empty iccid or email would silently address the
- * collection instead of one record.
+ * Path parameters must be non-blank (an empty iccid or email would silently address the
+ * collection instead of one record) and encodable as a URL segment.
  */
 export function checkPathParams(params: Record<string, string | number> | undefined, context: string): void {
   if (!params) return;
   let issues: ValidationIssue[] | undefined;
   for (const [name, value] of Object.entries(params)) {
-    if (typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && value.trim() !== '') continue;
-    (issues ??= []).push({ path: name, message: 'must be a non-empty string' });
+    const problem = pathParamProblem(value);
+    if (problem) (issues ??= []).push({ path: name, message: problem });
   }
   if (issues) throw new RequestValidationError(issues, context);
 }

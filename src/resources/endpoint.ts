@@ -56,30 +56,28 @@ function prepare(route: Endpoint<unknown>, input: CallInput): CallInput {
 
 /** Base of the resources: declared endpoints, checked input, pages and transaction handles. */
 export abstract class Resource extends APIResource {
+  /** Never throws synchronously: a refused input is a rejected ApiPromise, like any other failure. */
   protected override call<T>(route: Endpoint<T>, input: CallInput = {}): ApiPromise<T> {
-    let prepared: CallInput;
     try {
-      prepared = prepare(route, input);
+      return super.call(route, prepare(route, input));
     } catch (error) {
       return new ApiPromise<T>(Promise.reject(error));
     }
-    return super.call(route, prepared);
   }
 
   /** A paginated list: the first page now, the others on demand (see PagePromise). */
   protected paginate<T>(route: Endpoint<T[]>, query: object | undefined, options: RequestOptions | undefined): PagePromise<T> {
-    let prepared: CallInput;
+    const transport = this.transport;
     try {
-      prepared = prepare(route, { query: (query ?? {}) as Query });
+      const prepared = prepare(route, { query: (query ?? {}) as Query });
+      return PagePromise.from<T>((pageQuery, signal) => {
+        const callerSignal = options?.signal;
+        const merged = signal && callerSignal ? AbortSignal.any([signal, callerSignal]) : (signal ?? callerSignal);
+        return transport.send(toRequestSpec(route, { query: pageQuery, options: { ...options, signal: merged } }));
+      }, prepared.query ?? {});
     } catch (error) {
       return PagePromise.rejected<T>(error);
     }
-    const transport = this.transport;
-    return PagePromise.from<T>((pageQuery, signal) => {
-      const callerSignal = options?.signal;
-      const merged = signal && callerSignal ? AbortSignal.any([signal, callerSignal]) : (signal ?? callerSignal);
-      return transport.send(toRequestSpec(route, { query: pageQuery, options: { ...options, signal: merged } }));
-    }, prepared.query ?? {});
   }
 
   /** An asynchronous operation: the acceptance answer becomes a handle polling the operation's status route. */
