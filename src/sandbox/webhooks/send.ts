@@ -45,7 +45,9 @@ export async function sendOnce(options: SendOptions): Promise<AttemptOutcome> {
   try {
     const response = await options.fetch(options.url, {
       method: 'POST',
-      headers: options.headers,
+      // One connection per attempt: an idle keep-alive socket in fetch's shared pool would outlive
+      // the sandbox's close().
+      headers: { ...options.headers, connection: 'close' },
       body: options.body,
       redirect: 'manual',
       signal: attempt.signal,

@@ -1,0 +1,96 @@
+import { execFile, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSandbox } from '../../src/sandbox/index.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const builds: string[] = [];
+afterAll(async () => {
+  await Promise.all(builds.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+interface TsupEntry {
+  entry: Record<string, string>;
+  [option: string]: unknown;
+}
+
+/**
+ * Builds the `partner-sandbox` bin with the package's own tsup config into a private folder, so
+ * the test checks what `npm install` (prepare) ships without touching the shared dist/. The
+ * folder sits under node_modules so the bundle resolves hono, zod and ws like the installed bin.
+ */
+async function buildBin(): Promise<string> {
+  const { build } = await import('tsup');
+  const configs = (await import(pathToFileURL(join(root, 'tsup.config.ts')).href)).default as TsupEntry[];
+  const cli = configs.find((config) => 'sandbox/cli' in config.entry);
+  if (!cli) throw new Error('tsup.config.ts has no sandbox/cli entry');
+  const cache = join(root, 'node_modules', '.cache');
+  await mkdir(cache, { recursive: true });
+  const outDir = await mkdtemp(join(cache, 'partner-sandbox-bin-'));
+  builds.push(outDir);
+  await build({ ...cli, outDir, sourcemap: false, silent: true, config: false });
+  return join(outDir, 'sandbox', 'cli.js');
+}
+
+describe('partner-sandbox command', () => {
+  it('is an executable with a node shebang that prints the URL and both credentials, serves, and exits on SIGTERM', async () => {
+    const bin = await buildBin();
+    expect(statSync(bin).mode & 0o111).not.toBe(0);
+    // Spawned as a file, not through node: only the shebang and the executable bit make it run.
+    const child = spawn(bin, ['--port', '0', '--seed', '42'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 15_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('Ctrl-C')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.on('exit', () => reject(new Error(`exited early: ${out}`)));
+      });
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      const expected = createSandbox({ seed: 42 });
+      await expected.close();
+      for (const credential of Object.values(expected.credentials)) expect(out).toContain(credential);
+      const res = await fetch(`${url}/api/v1.1/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: expected.credentials.key, secret: expected.credentials.secret }),
+      });
+      expect(res.status).toBe(200);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 30_000);
+});
+
+describe('close()', () => {
+  it('leaves no timer or socket of its own behind (active resources of a child process)', async () => {
+    const probe = fileURLToPath(new URL('./probes/close-probe.ts', import.meta.url));
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--import', 'tsx', probe], { cwd: root, timeout: 20_000 }, (error, out, err) =>
+        error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out),
+      );
+    });
+    const report = JSON.parse(stdout) as Record<'before' | 'during' | 'afterClose' | 'after', string[]> & { receiverSockets: number; pendingTimers: number };
+    const count = (list: string[], name: string) => list.filter((r) => r === name).length;
+    // The work was really running: the sandbox's server, sockets and real-time timers.
+    expect(count(report.during, 'TCPServerWrap')).toBe(4);
+    expect(count(report.during, 'Timeout')).toBeGreaterThan(0);
+    // Right after close(): only the probe's three receivers and the sockets they hold remain.
+    expect(count(report.afterClose, 'Timeout')).toBe(0);
+    expect(count(report.afterClose, 'TCPServerWrap')).toBe(3);
+    expect(count(report.afterClose, 'TCPSocketWrap')).toBe(report.receiverSockets);
+    expect(report.pendingTimers).toBe(0);
+    expect(report.after).toEqual(report.before);
+  }, 30_000);
+});
