@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   ApiError,
   AuthenticationError,
+  ConnectionError,
   BadRequestError,
   ConflictError,
   DeliveryFailedError,
@@ -128,6 +129,51 @@ describe('response validation', () => {
     client = clientFor(server, { validateResponses: 'off' });
     server.on('GET /api/v1.1/sims/1', ok({ iccid: 1 }));
     await expect(client.request({ method: 'GET', path: '/api/v1.1/sims/1', schema })).resolves.toEqual({ iccid: 1 });
+  });
+});
+
+describe('bodies that are not the JSON envelope (over loopback HTTP)', () => {
+  const getSims = () => client.request({ method: 'GET', path: '/api/v1.1/sims' });
+
+  it('turns an HTML 502 from a proxy into DeliveryFailedError with code INVALID_RESPONSE', async () => {
+    server.on('GET /api/v1.1/sims', { status: 502, raw: '<html><body><h1>502 Bad Gateway</h1></body></html>' });
+    const error = await getSims().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeliveryFailedError);
+    expect(error).toMatchObject({ status: 502, code: 'INVALID_RESPONSE' });
+  });
+
+  it('turns an empty 200 body into InvalidResponseError', async () => {
+    server.on('GET /api/v1.1/sims', { status: 200 });
+    const error = await getSims().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toMatchObject({ status: 200, code: 'INVALID_RESPONSE' });
+  });
+
+  it('turns an empty 500 body into InternalServerError with code INVALID_RESPONSE', async () => {
+    server.on('GET /api/v1.1/sims', { status: 500 });
+    const error = await getSims().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).toMatchObject({ status: 500, code: 'INVALID_RESPONSE' });
+  });
+
+  it('accepts an empty 204 as no data', async () => {
+    server.on('DELETE /api/v1.1/user-groups/g1', { status: 204 });
+    await expect(client.request({ method: 'DELETE', path: '/api/v1.1/user-groups/g1' })).resolves.toBeUndefined();
+  });
+
+  it('turns a body cut off mid-JSON by a dropped connection into ConnectionError, and retries a GET', async () => {
+    server.on('GET /api/v1.1/sims', [
+      { ...ok([{ iccid: '8901' }]), cutAfterBytes: 20 },
+      ok([{ iccid: '8901' }]),
+    ]);
+    const error = await getSims().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ requestNotSent: false });
+    await client.close();
+    client = clientFor(server, { maxRetries: 1 });
+    server.on('GET /api/v1.1/sims', [{ ...ok([{ iccid: '8901' }]), cutAfterBytes: 20 }, ok([{ iccid: '8901' }])]);
+    await expect(getSims()).resolves.toEqual([{ iccid: '8901' }]);
+    expect(server.requestsTo('GET /api/v1.1/sims')).toHaveLength(3);
   });
 });
 

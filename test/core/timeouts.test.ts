@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
-import { fail, ok, startTestServer, type TestServer } from '../helpers/server.js';
+import { fail, ok, startTestServer, type TestServer, tokenAnswer } from '../helpers/server.js';
 import { clientFor, elapsedSince } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
@@ -50,6 +50,10 @@ describe('timeouts', () => {
   });
 });
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe('cancellation', () => {
   it('rejects at once with the signal reason when aborted during a backoff wait', async () => {
     server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '5' } }));
@@ -63,6 +67,35 @@ describe('cancellation', () => {
     await expect(pending).rejects.toBe(reason);
     expect(elapsedSince(start)).toBeLessThan(100);
     expect(server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it('rejects at once when aborted during an exponential backoff wait', async () => {
+    // The jittered backoff before the first retry is random below 500 ms: pin it near the top.
+    vi.spyOn(Math, 'random').mockReturnValue(0.99);
+    server.on(THING, fail(503, 'INTERNAL_ERROR'));
+    const controller = new AbortController();
+    const pending = getThing({ signal: controller.signal });
+    while (server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const reason = new Error('caller gave up');
+    const start = performance.now();
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(elapsedSince(start)).toBeLessThan(100);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it('rejects at once when aborted while waiting for the token exchange', async () => {
+    server.on('POST /api/v1.1/auth/token', { ...tokenAnswer(), delayMs: 2000 });
+    const controller = new AbortController();
+    const pending = getThing({ signal: controller.signal });
+    while (server.exchanges === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const start = performance.now();
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(elapsedSince(start)).toBeLessThan(100);
+    expect(server.requestsTo(THING)).toHaveLength(0);
   });
 
   it('cuts a request in flight and does not retry it', async () => {

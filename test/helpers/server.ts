@@ -11,6 +11,10 @@ export interface RecordedRequest {
   body: string;
   /** performance.now() when the request arrived. */
   at: number;
+  /** Date.now() when the request arrived (for HTTP-date headers). */
+  date: number;
+  /** performance.now() when the answer was written; undefined while none was. */
+  answeredAt: number | undefined;
 }
 
 export interface Reply {
@@ -24,6 +28,8 @@ export interface Reply {
   delayMs?: number;
   /** Never answer (the client must time out or abort). */
   hang?: boolean;
+  /** Declare the whole body's length, send only this many bytes, then drop the connection. */
+  cutAfterBytes?: number;
 }
 
 export type Responder = Reply | ((request: RecordedRequest, count: number) => Reply | Promise<Reply>);
@@ -57,21 +63,26 @@ export interface TestServer {
 
 export const TOKEN_ROUTE = 'POST /api/v1.1/auth/token';
 
-/** A token reply; each exchange gets a distinct, recognisable token. */
-export function tokenReply(ttlSeconds = 3600): Responder {
-  return (_request, count) => ({
+/** A token response in the envelope (spec part 2), valid for `ttlSeconds` from now. */
+export function tokenAnswer(accessToken = 'tok-1-a8f3c2e1d4b5', ttlSeconds = 3600): Reply {
+  return {
     status: 200,
     json: {
       success: true,
       data: {
-        access_token: `tok-${count}-a8f3c2e1d4b5`,
+        access_token: accessToken,
         token_type: 'Bearer',
         expires_in: ttlSeconds,
         expires_at: new Date(Date.now() + ttlSeconds * 1000).toISOString(),
       },
       meta: { timezone: 'UTC' },
     },
-  });
+  };
+}
+
+/** A token reply; each exchange gets a distinct, recognisable token. */
+export function tokenReply(ttlSeconds = 3600): Responder {
+  return (_request, count) => tokenAnswer(`tok-${count}-a8f3c2e1d4b5`, ttlSeconds);
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -106,6 +117,8 @@ export async function startTestServer(): Promise<TestServer> {
       headers,
       body,
       at: performance.now(),
+      date: Date.now(),
+      answeredAt: undefined,
     };
     requests.push(recorded);
     const entry = routes.get(recorded.route);
@@ -122,8 +135,14 @@ export async function startTestServer(): Promise<TestServer> {
     const text = reply.raw ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
     response.writeHead(reply.status ?? 200, {
       'content-type': reply.raw !== undefined ? 'text/html' : 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
       ...reply.headers,
     });
+    recorded.answeredAt = performance.now();
+    if (reply.cutAfterBytes !== undefined) {
+      response.write(text.slice(0, reply.cutAfterBytes), () => response.destroy());
+      return;
+    }
     response.end(text);
   };
 
