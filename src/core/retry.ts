@@ -7,14 +7,15 @@ export const BACKOFF_CAP_MS = 8_000;
 /**
  * Whether a failed attempt may be tried again (spec part 7, "Retry guidance").
  * `retrySafe`: a GET, an idempotent route, or a write carrying an Idempotency-Key. Other writes
- * are retried only when the failure proves the server never received them.
+ * are retried only when the failure proves the server did not act on them: the connection was
+ * refused, or a 429 turned the request away before it was processed (spec part 8 rule 1).
  */
 export function isRetryable(error: unknown, retrySafe: boolean): boolean {
   if (error instanceof TimeoutError) return retrySafe;
   if (error instanceof ConnectionError) return retrySafe || error.requestNotSent;
+  if (error instanceof RateLimitError) return true;
   if (!(error instanceof ApiError) || !retrySafe) return false;
   // 401 is handled by re-authentication inside the attempt; 501 and 502 are answers, not hiccups.
-  if (error.status === 429) return true;
   return error.status >= 500 && error.status !== 501 && error.status !== 502;
 }
 

@@ -1,15 +1,28 @@
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. Leaves no timer behind. */
+/**
+ * Resolves after `ms` and never earlier, or rejects with the signal's reason as soon as it
+ * aborts. Leaves no timer behind.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
+  const until = monotonicNow() + ms;
   return new Promise<void>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout>;
     const onAbort = (): void => {
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
+    // Node measures timers against the event loop's cached clock, so one may fire a little
+    // before `ms` have passed: waiting out the rest keeps a Retry-After from being cut short.
+    const onTimer = (): void => {
+      const leftMs = until - monotonicNow();
+      if (leftMs > 0) {
+        timer = setTimeout(onTimer, Math.ceil(leftMs));
+        return;
+      }
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    };
+    timer = setTimeout(onTimer, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

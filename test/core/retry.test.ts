@@ -88,6 +88,28 @@ describe('Retry-After', () => {
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1000);
   });
 
+  it('counts the Retry-After wait from the 429 answer, never retrying earlier', async () => {
+    server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok({ done: true })]);
+    await getThing(client);
+    const [throttled, retry] = server.requestsTo(THING);
+    expect((retry?.at ?? 0) - (throttled?.answeredAt ?? Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('honours a Retry-After given as an HTTP date: the retry arrives at or after that date', async () => {
+    let retryAt = '';
+    server.on(THING, [
+      () => {
+        // Two seconds ahead, at whole-second precision as HTTP dates are.
+        retryAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 1000).toUTCString();
+        return fail(429, 'RATE_LIMITED', { headers: { 'retry-after': retryAt } });
+      },
+      ok({ done: true }),
+    ]);
+    await expect(getThing(client)).resolves.toEqual({ done: true });
+    const retry = server.requestsTo(THING)[1];
+    expect(retry?.date).toBeGreaterThanOrEqual(Date.parse(retryAt));
+  });
+
   it('throws RateLimitError with retryAfterSeconds after the last attempt', async () => {
     server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }));
     const error = await getThing(client, 1).catch((caught: unknown) => caught);
@@ -112,6 +134,12 @@ describe('writes without idempotency', () => {
     client = clientFor(server, { timeoutMs: 150 });
     await expect(post(client)).rejects.toBeInstanceOf(TimeoutError);
     expect(server.requestsTo('POST /api/v1.1/thing')).toHaveLength(1);
+  });
+
+  it('retries a plain POST after a 429, which turned it away before it was processed', async () => {
+    server.on('POST /api/v1.1/thing', [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '0' } }), ok({ done: true })]);
+    await expect(post(client)).resolves.toEqual({ done: true });
+    expect(server.requestsTo('POST /api/v1.1/thing')).toHaveLength(2);
   });
 
   it('retries a plain POST when the connection was refused (never sent)', async () => {
