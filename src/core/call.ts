@@ -218,7 +218,7 @@ export class Call<T> {
       if (this.#timedOut) {
         throw new TimeoutError(`${this.#spec.route} timed out after ${timeoutMs} ms`, timeoutMs);
       }
-      throw toConnectionError(error, pipeline.origin);
+      throw toConnectionError(error, pipeline.origin, pipeline.scrubber);
     } finally {
       clearTimeout(timer);
       this.#controller = undefined;

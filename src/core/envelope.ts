@@ -58,8 +58,13 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-function invalid(status: number, headers: Record<string, string>, route: string, message: string): ApiError {
-  const init: ApiErrorInit = { status, code: 'INVALID_RESPONSE', message, headers, route };
+/** Response headers as an error keeps them: a server or proxy may echo a credential in one. */
+function errorHeaders(headers: Record<string, string>, scrubber: Scrubber): Record<string, string> {
+  return scrubber.value(headers) as Record<string, string>;
+}
+
+function invalid(status: number, headers: Record<string, string>, route: string, message: string, scrubber: Scrubber): ApiError {
+  const init: ApiErrorInit = { status, code: 'INVALID_RESPONSE', message, headers: errorHeaders(headers, scrubber), route };
   // A status the caller branches on (a 503 HTML page is still a retryable 5xx) keeps its class.
   return status >= 400 ? errorForStatus(init) : new InvalidResponseError(init);
 }
@@ -73,7 +78,7 @@ function apiError(
 ): ApiError {
   const error = body['error'];
   if (!isRecord(error) || typeof error['code'] !== 'string') {
-    return invalid(status, headers, route, `HTTP ${status} without an error envelope`);
+    return invalid(status, headers, route, `HTTP ${status} without an error envelope`, scrubber);
   }
   const message = typeof error['message'] === 'string' ? error['message'] : `HTTP ${status}`;
   const details = isRecord(error['details']) ? (scrubber.value(error['details']) as Record<string, unknown>) : undefined;
@@ -82,7 +87,7 @@ function apiError(
     code: error['code'],
     message: scrubber.text(message),
     details,
-    headers,
+    headers: errorHeaders(headers, scrubber),
     route,
   });
 }
@@ -104,21 +109,21 @@ export function unwrap<T>(
 ): ApiResult<T> {
   const { status, headers } = info;
   if (body === '' && status < 400) {
-    if (status !== 204) throw invalid(status, headers, spec.route, `HTTP ${status} with an empty body`);
+    if (status !== 204) throw invalid(status, headers, spec.route, `HTTP ${status} with an empty body`, scrubber);
     return finish(undefined, undefined, info, spec, validate);
   }
   const parsed = parseJson(body);
   if (!parsed.ok) {
-    throw invalid(status, headers, spec.route, `HTTP ${status} with a body that is not complete JSON`);
+    throw invalid(status, headers, spec.route, `HTTP ${status} with a body that is not complete JSON`, scrubber);
   }
   const json = parsed.value;
   if (status >= 400 || (isRecord(json) && json['success'] === false)) {
-    if (!isRecord(json)) throw invalid(status, headers, spec.route, `HTTP ${status} without an error envelope`);
+    if (!isRecord(json)) throw invalid(status, headers, spec.route, `HTTP ${status} without an error envelope`, scrubber);
     throw apiError(status, json, headers, spec.route, scrubber);
   }
   if (!spec.envelope) return finish(json, undefined, info, spec, validate);
   if (!isRecord(json) || json['success'] !== true) {
-    throw invalid(status, headers, spec.route, `HTTP ${status} without the success envelope`);
+    throw invalid(status, headers, spec.route, `HTTP ${status} without the success envelope`, scrubber);
   }
   const meta = isRecord(json['meta']) ? json['meta'] : undefined;
   return finish(json['data'], meta, info, spec, validate);

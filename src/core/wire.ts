@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { ConfigurationError, ConnectionError } from './errors.js';
+import type { Scrubber } from './redact.js';
 import type { HttpMethod } from './request.js';
 
 /** One HTTP exchange as the layers above the wire see it, whatever carried it. */
@@ -93,7 +94,7 @@ export class UndiciWire implements Wire {
       path: request.path,
       method: request.method,
       headers: request.headers,
-      body: request.body,
+      body: request.body ?? null,
       signal: request.signal,
     });
     const body = await response.body.text();
@@ -169,12 +170,28 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A copy of an error chain safe to print or ship to a tracker: name, code, message, stack and
+ * cause of each link, with every known secret removed. A dispatcher, a proxy agent or a custom
+ * fetch may put request headers or URLs with credentials into its errors.
+ */
+function scrubbedChain(error: unknown, scrubber: Scrubber, depth = 0): unknown {
+  if (!(error instanceof Error)) return scrubber.value(error);
+  const copy = new Error(scrubber.text(error.message));
+  copy.name = error.name;
+  if (error.stack !== undefined) copy.stack = scrubber.text(error.stack);
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') Object.defineProperty(copy, 'code', { value: code, enumerable: true });
+  if (error.cause !== undefined && depth < 5) copy.cause = scrubbedChain(error.cause, scrubber, depth + 1);
+  return copy;
+}
+
 /** Any failure below HTTP as a ConnectionError; the message names the origin and the code, nothing else. */
-export function toConnectionError(error: unknown, origin: string): ConnectionError {
+export function toConnectionError(error: unknown, origin: string, scrubber: Scrubber): ConnectionError {
   if (error instanceof ConnectionError) return error;
   const code = errorCode(error);
   return new ConnectionError(`connection to ${origin} failed${code ? ` (${code})` : ''}`, {
-    cause: error,
+    cause: scrubbedChain(error, scrubber),
     requestNotSent: code !== undefined && notSentCodes.has(code),
   });
 }

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
+import { Agent, type Dispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigurationError, PartnerClient } from '../../src/index.js';
+import { type ApiError, ConfigurationError, ConnectionError, PartnerClient } from '../../src/index.js';
 import type { Logger } from '../../src/index.js';
 import { fail, ok, startTestServer, TOKEN_ROUTE, type TestServer } from '../helpers/server.js';
 import { clientFor, KEY, SECRET } from '../helpers/server-client.js';
@@ -85,6 +86,59 @@ describe('secrets never leave in errors', () => {
   });
 });
 
+describe('secrets never leave through the cause chain of a connection error', () => {
+  /** Every link of `error.cause`, rendered the ways a tracker walks it. */
+  function expectNoSecretInChain(error: unknown): void {
+    expectNoSecret(error);
+    for (let link = (error as Error).cause, depth = 0; link !== undefined && depth < 10; depth++) {
+      expectNoSecret(link);
+      link = link instanceof Error ? link.cause : undefined;
+    }
+  }
+
+  it('scrubs a dispatcher error that echoes the Authorization header, at every depth', async () => {
+    server.on('GET /api/v1.1/ping', ok(1));
+    class EchoingAgent extends Agent {
+      override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+        const headers = options.headers as Record<string, string>;
+        if (options.path.endsWith('/ping')) {
+          const inner = Object.assign(new Error(`upstream refused ${headers['authorization']}`), { code: 'UND_ERR_SOCKET' });
+          const outer = new Error(`socket closed while sending ${JSON.stringify(headers)}`, { cause: inner });
+          queueMicrotask(() => handler.onError?.(outer));
+          return true;
+        }
+        return super.dispatch(options, handler);
+      }
+    }
+    const dispatcher = new EchoingAgent();
+    client = clientFor(server, { dispatcher, maxRetries: 0 });
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
+    await dispatcher.close();
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ code: 'CONNECTION_ERROR' });
+    expect(inspect((error as Error).cause, { depth: 10 })).toContain('[REDACTED]');
+    expectNoSecretInChain(error);
+  });
+
+  it('scrubs a custom fetch that rejects with the key and secret in its message', async () => {
+    const fetchImpl: typeof fetch = async (_input, init) => {
+      throw new TypeError('fetch failed', { cause: new Error(`could not send ${String(init?.body)}`) });
+    };
+    client = new PartnerClient({ baseUrl: 'https://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl, maxRetries: 0 });
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expectNoSecretInChain(error);
+  });
+
+  it('scrubs response headers kept on an API error when a proxy echoes the token', async () => {
+    server.on('GET /api/v1.1/ping', fail(403, 'FORBIDDEN', { headers: { 'x-echo-authorization': `Bearer ${TOKEN}` } }));
+    client = clientFor(server);
+    const error = (await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught)) as ApiError;
+    expect(error.headers['x-echo-authorization']).toBe('Bearer [REDACTED]');
+    expectNoSecret(error.headers);
+  });
+});
+
 describe('secrets never leave in printed objects and logs', () => {
   it('prints a client, before and after its first call, with the base URL and no credentials', async () => {
     server.on('GET /api/v1.1/ping', ok(1));
@@ -133,6 +187,22 @@ describe('plain http', () => {
     expect(calls).toEqual([]);
   });
 
+  it.each([
+    'http://localhost.example.com',
+    'http://localhost..',
+    'http://127.0.0.1.nip.io',
+    'http://128.0.0.1',
+    'http://0.0.0.0',
+    'http://[::2]',
+    'http://[::ffff:10.0.0.1]',
+    'http://10.0.0.1',
+  ])('refuses plain http to %s, which is not loopback', async (baseUrl) => {
+    const { calls, fetchImpl } = countingFetch();
+    client = new PartnerClient({ baseUrl, key: KEY, secret: SECRET, fetch: fetchImpl });
+    await expect(client.request({ method: 'GET', path: '/x', auth: false })).rejects.toMatchObject({ code: 'INSECURE_TRANSPORT' });
+    expect(calls).toEqual([]);
+  });
+
   it('sends over http:// to a non-loopback host when allowInsecureHttp is set', async () => {
     const { calls, fetchImpl } = countingFetch();
     client = new PartnerClient({ baseUrl: 'http://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl, allowInsecureHttp: true });
@@ -140,7 +210,17 @@ describe('plain http', () => {
     expect(calls).toEqual(['http://api.example.test/api/v1.1/auth/token']);
   });
 
-  it.each(['http://localhost:9', 'http://127.0.0.1:9', 'http://127.1.2.3:9', 'http://[::1]:9'])(
+  it.each([
+    'http://localhost:9',
+    'http://LOCALHOST:9',
+    'http://localhost.:9',
+    'http://127.0.0.1:9',
+    'http://127.1.2.3:9',
+    'http://0x7f.1:9',
+    'http://[::1]:9',
+    'http://[0:0:0:0:0:0:0:1]:9',
+    'http://[::ffff:127.0.0.1]:9',
+  ])(
     'allows plain http to loopback %s',
     async (baseUrl) => {
       const { calls, fetchImpl } = countingFetch();
