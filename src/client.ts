@@ -27,16 +27,16 @@ export interface RawRequest<T> extends RequestOptions {
   method: HttpMethod;
   /** A path relative to the base URL, already encoded (`/api/v1.1/...`). */
   path: string;
-  query?: Query;
+  query?: Query | undefined;
   body?: unknown;
   /** Validates (and types) the unwrapped data. */
-  schema?: z.ZodType<T>;
+  schema?: z.ZodType<T> | undefined;
   /** Send the bearer token; default true. */
-  auth?: boolean;
+  auth?: boolean | undefined;
   /** The answer uses the standard envelope; default true. */
-  envelope?: boolean;
+  envelope?: boolean | undefined;
   /** The route accepts Idempotency-Key (one is generated when none is given); default false. */
-  idempotent?: boolean;
+  idempotent?: boolean | undefined;
 }
 
 /** The Partner API client. Constructing it does no I/O and schedules nothing. */

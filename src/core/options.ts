@@ -19,38 +19,38 @@ export interface WindowLimit {
 /** Client-side rate limiting (spec part 8). */
 export interface RateLimitOptions {
   /** Account-wide limit; default 120 per 60 s. */
-  account?: WindowLimit;
+  account?: WindowLimit | undefined;
   /**
    * Per-endpoint limits keyed by route (`'POST /api/v1.1/esim'`, templates as in the spec);
    * merged over the spec's defaults.
    */
-  endpoints?: Record<string, WindowLimit>;
+  endpoints?: Record<string, WindowLimit> | undefined;
 }
 
 export interface ClientOptions {
   /** Default: `process.env.PARTNER_API_BASE_URL`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Default: `process.env.PARTNER_API_KEY`. */
-  key?: string;
+  key?: string | undefined;
   /** Default: `process.env.PARTNER_API_SECRET`. */
-  secret?: string;
+  secret?: string | undefined;
   /** Per attempt; default 30 000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retries after the first attempt; default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Client-side limiter options, or false to disable it. */
-  rateLimit?: RateLimitOptions | false;
+  rateLimit?: RateLimitOptions | false | undefined;
   /** A WHATWG fetch; when given it replaces the built-in undici transport. */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
   /** An undici Dispatcher (proxy, custom pool) for the built-in transport. */
-  dispatcher?: Dispatcher;
-  logger?: Logger;
+  dispatcher?: Dispatcher | undefined;
+  logger?: Logger | undefined;
   /** Default 'warn'. */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /** Allow credentials over plain http:// to a non-loopback host. Default false. */
-  allowInsecureHttp?: boolean;
+  allowInsecureHttp?: boolean | undefined;
   /** 'strict' (default) validates every response against its schema; 'off' trusts the server. */
-  validateResponses?: 'strict' | 'off';
+  validateResponses?: 'strict' | 'off' | undefined;
   /** Headers sent with every request. */
-  defaultHeaders?: Record<string, string>;
+  defaultHeaders?: Record<string, string> | undefined;
 }

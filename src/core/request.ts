@@ -3,15 +3,15 @@ import type { z } from 'zod';
 /** Options every method takes as its optional last argument. */
 export interface RequestOptions {
   /** Sent as `Idempotency-Key`; generated (a UUID) for idempotent writes when absent. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
   /** Aborts the call at once, including during a backoff or Retry-After wait. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Per attempt; overrides the client's `timeoutMs`. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Overrides the client's `maxRetries` for this call. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Extra request headers. `Authorization` and `Idempotency-Key` are set by the client. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
