@@ -1,10 +1,14 @@
 /**
  * Figure 2: microseconds per call of everything above the wire (auth, limiter, retry wrapper,
- * envelope, schema). The client's `fetch` option gets a function that answers at once with a
- * prebuilt body; the baseline calls the same function directly and parses the JSON. Both are
- * CPU-bound and sequential, so the figure is CPU time per call (process.cpuUsage), which stays
- * meaningful on a machine other processes are loading; wall time per call is noted beside it.
+ * envelope, schema), with a transport that answers at once in-process, measured two ways:
+ * - the client's `fetch` option gets a function answering with a prebuilt `Response`; the
+ *   baseline calls the same function directly and parses the JSON;
+ * - the default undici path with an undici MockAgent as `dispatcher`; the baseline is
+ *   `undici.request` through the same MockAgent + JSON.parse.
+ * Both are CPU-bound and sequential, so the figure is CPU time per call (process.cpuUsage),
+ * which stays meaningful on a machine other processes are loading; wall time is noted beside it.
  */
+import { MockAgent, request } from 'undici';
 import { BENCH_KEY, BENCH_SECRET, BENCH_TOKEN, simPageBody, tokenBody } from '../lib/sims.js';
 import { loadClient, UNREACHED_RATE_LIMIT } from '../lib/client.js';
 import type { FigureConfig } from '../lib/figure.js';
@@ -14,9 +18,6 @@ import { cpuMicrosSequential, median, rotate, timeSequential } from '../lib/stat
 const BASE_URL = 'http://127.0.0.1:9';
 
 export async function measure(config: FigureConfig): Promise<Row[]> {
-  const calls = config.quick ? 1_000 : 20_000;
-  const warmup = config.quick ? 500 : 5_000;
-  const rounds = config.quick ? 1 : 3;
   const pageBody = simPageBody(1, 20, 100_000);
   const pageHeaders = {
     'content-type': 'application/json; charset=utf-8',
@@ -35,13 +36,58 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
     return new Response(pageBody, { status: 200, headers: pageHeaders });
   };
 
-  let sink = 0;
+  const mockAgent = new MockAgent();
+  mockAgent.disableNetConnect();
+  const mockPool = mockAgent.get(BASE_URL);
+  mockPool.intercept({ path: '/api/v1.1/auth/token', method: 'POST' }).reply(200, token, { headers: { 'content-type': 'application/json' } }).persist();
+  mockPool
+    .intercept({ path: (path: string) => path.startsWith('/api/v1.1/sims'), method: 'GET' })
+    .reply(200, pageBody, { headers: pageHeaders })
+    .persist();
+
   const url = `${BASE_URL}/api/v1.1/sims?pageSize=20`;
-  const init = { headers: { authorization: `Bearer ${BENCH_TOKEN}` } };
+  const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
+  const rows: Row[] = [];
+  const fetchPair = await measurePair(config, {
+    id: 'overhead.fetch',
+    figure: '2. per-call CPU, fetch option answering in-process (µs/call)',
+    baselineLabel: 'same fetch + res.json()',
+    direct: async () => ((await (await instantFetch(url, { headers })).json()) as { data: unknown[] }).data.length,
+    clientOptions: { fetch: instantFetch as typeof globalThis.fetch },
+  });
+  rows.push(fetchPair);
+  const undiciPair = await measurePair(config, {
+    id: 'overhead.undici',
+    figure: '2. per-call CPU, default undici path on a MockAgent (µs/call)',
+    baselineLabel: 'undici.request on the MockAgent + JSON.parse',
+    direct: async () => {
+      const { body } = await request(url, { headers, dispatcher: mockAgent });
+      return (JSON.parse(await body.text()) as { data: unknown[] }).data.length;
+    },
+    clientOptions: { dispatcher: mockAgent },
+  });
+  rows.push(undiciPair);
+  await mockAgent.close();
+  return rows;
+}
+
+interface Pair {
+  id: string;
+  figure: string;
+  baselineLabel: string;
+  /** The baseline call; returns how many SIMs it read. */
+  direct: () => Promise<number>;
+  clientOptions: { fetch?: typeof globalThis.fetch; dispatcher?: unknown };
+}
+
+async function measurePair(config: FigureConfig, pair: Pair): Promise<Row> {
+  const calls = config.quick ? 1_000 : 20_000;
+  const warmup = config.quick ? 500 : 5_000;
+  const rounds = config.quick ? 1 : 5;
+  let sink = 0;
   const variants: Record<string, () => Promise<unknown>> = {
     direct: async () => {
-      const res = await instantFetch(url, init);
-      sink += ((await res.json()) as { data: unknown[] }).data.length;
+      sink += await pair.direct();
     },
   };
 
@@ -53,7 +99,7 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
       baseUrl: BASE_URL,
       key: BENCH_KEY,
       secret: BENCH_SECRET,
-      fetch: instantFetch as typeof globalThis.fetch,
+      ...pair.clientOptions,
       rateLimit: UNREACHED_RATE_LIMIT,
     });
     close = () => client.close();
@@ -82,24 +128,21 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
   if (sink === 0) throw new Error('no SIM was read');
 
   const direct = median(samples.direct ?? []);
-  const figure = '2. per-call CPU, in-process fetch (µs/call)';
-  const baselineCell = { value: direct, unit: 'µs', label: 'same fetch + res.json()' };
-  if (!samples.client) return [skippedRow('overhead', figure, 'report', problem ?? 'client not measured', baselineCell)];
+  const baselineCell = { value: direct, unit: 'µs', label: pair.baselineLabel };
+  if (!samples.client) return skippedRow(pair.id, pair.figure, 'report', problem ?? 'client not measured', baselineCell);
   const client = median(samples.client);
-  return [
-    {
-      id: 'overhead',
-      figure,
-      value: client,
-      baseline: direct,
-      unit: 'µs',
-      baselineLabel: 'same fetch + res.json()',
-      ratio: client / direct,
-      goal: 'report',
-      met: null,
-      note:
-        `above-the-wire overhead ${(client - direct).toFixed(1)} µs of CPU per call (auth, limiter, retry, envelope, schema of 20 SIMs); ` +
-        `wall time per call ${median(wall.client ?? []).toFixed(1)} µs vs ${median(wall.direct ?? []).toFixed(1)} µs`,
-    },
-  ];
+  return {
+    id: pair.id,
+    figure: pair.figure,
+    value: client,
+    baseline: direct,
+    unit: 'µs',
+    baselineLabel: pair.baselineLabel,
+    ratio: client / direct,
+    goal: 'report',
+    met: null,
+    note:
+      `above-the-wire overhead ${(client - direct).toFixed(1)} µs of CPU per call (auth, limiter, retry, envelope, schema of 20 SIMs); ` +
+      `wall time per call ${median(wall.client ?? []).toFixed(1)} µs vs ${median(wall.direct ?? []).toFixed(1)} µs`,
+  };
 }
