@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PartnerClient } from '../../src/index.js';
-import { fail, ok, type RecordedRequest, type Reply, startTestServer, type TestServer } from '../helpers/server.js';
+import { fail, ok, type RecordedRequest, type Reply, startTestServer, TOKEN_ROUTE, type TestServer } from '../helpers/server.js';
 import { clientFor, elapsedSince } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
@@ -107,6 +107,18 @@ describe('client-side windows', () => {
       ),
     );
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(500 - 5);
+  });
+});
+
+describe('retries and replays', () => {
+  it('sends a retry through the limiter too', async () => {
+    server.on(THING, [fail(503, 'INTERNAL_ERROR'), ok(1)]);
+    client = clientFor(server, { rateLimit: { account: { limit: 2, windowMs: 500 } } });
+    await getThing(client);
+    // The exchange and the first attempt took both slots; the retry waits for the first to age out.
+    const [exchange] = server.requestsTo(TOKEN_ROUTE);
+    const retry = server.requestsTo(THING)[1];
+    expect((retry?.at ?? 0) - (exchange?.answeredAt ?? Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(500);
   });
 });
 

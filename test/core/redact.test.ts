@@ -154,14 +154,20 @@ describe('secrets never leave in printed objects and logs', () => {
     expectNoSecret(client);
   });
 
-  it('logs requests at debug level with Authorization redacted', async () => {
-    server.on('GET /api/v1.1/ping', [fail(500, 'INTERNAL_ERROR'), ok(1)]);
+  it('logs requests, the re-authentication and retries at debug level with every secret redacted', async () => {
+    server.on('GET /api/v1.1/ping', [
+      fail(401, 'UNAUTHORIZED'),
+      fail(500, 'INTERNAL_ERROR', { message: `failed for ${KEY}:${SECRET} with tok-2-a8f3c2e1d4b5` }),
+      ok(1),
+    ]);
     const logger = capture();
     client = clientFor(server, { logger, logLevel: 'debug' });
     await client.request({ method: 'GET', path: '/api/v1.1/ping' });
     expect(logger.lines.some((line) => line.startsWith('GET /api/v1.1/ping'))).toBe(true);
     expect(logger.lines.some((line) => line.includes('"authorization":"[REDACTED]"'))).toBe(true);
-    for (const line of logger.lines) for (const secret of SECRETS) expect(line).not.toContain(secret);
+    expect(logger.lines.some((line) => line.startsWith('token refused'))).toBe(true);
+    expect(logger.lines.some((line) => line.startsWith('retrying') && line.includes('[REDACTED]'))).toBe(true);
+    for (const line of logger.lines) for (const secret of [...SECRETS, 'tok-2-a8f3c2e1d4b5']) expect(line).not.toContain(secret);
   });
 });
 
