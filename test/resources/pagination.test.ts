@@ -12,6 +12,13 @@ afterEach(async () => {
 
 const simPages = () => server.requests.filter((request) => request.path === '/api/v1.1/sims');
 
+/** 100 SIMs, except that page 2 answers the given error. */
+function failingSecondPage(status: number, code: string): void {
+  server.handle('GET', '/api/v1.1/sims', (request) =>
+    request.query['page'] === '2' ? { status, body: { success: false, error: { code, message: 'page 2 failed' } } } : pagedSims(100)(request),
+  );
+}
+
 describe('list() pages', () => {
   it('awaits to the first page with data, meta and the next-page link', async () => {
     server.handle('GET', '/api/v1.1/sims', pagedSims(45));
@@ -91,11 +98,7 @@ describe('for await over list()', () => {
   });
 
   it('drops a failing prefetch after an early break without an unhandled rejection', async () => {
-    server.handle('GET', '/api/v1.1/sims', (request) =>
-      request.query['page'] === '2'
-        ? { status: 400, body: { success: false, error: { code: 'VALIDATION_ERROR', message: 'bad' } } }
-        : pagedSims(100)(request),
-    );
+    failingSecondPage(400, 'VALIDATION_ERROR');
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown): void => {
       unhandled.push(reason);
@@ -111,11 +114,7 @@ describe('for await over list()', () => {
   });
 
   it('surfaces an error of a later page to the loop', async () => {
-    server.handle('GET', '/api/v1.1/sims', (request) =>
-      request.query['page'] === '2'
-        ? { status: 404, body: { success: false, error: { code: 'NOT_FOUND', message: 'gone' } } }
-        : pagedSims(100)(request),
-    );
+    failingSecondPage(404, 'NOT_FOUND');
     const seen: Sim[] = [];
     await expect(
       (async () => {
@@ -123,6 +122,23 @@ describe('for await over list()', () => {
       })(),
     ).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(seen).toHaveLength(10);
+  });
+
+  it("the request options' signal stops the iteration between pages", async () => {
+    server.handle('GET', '/api/v1.1/sims', pagedSims(100, { delayMs: 30 }));
+    const controller = new AbortController();
+    const reason = new Error('stop listing');
+    let count = 0;
+    await expect(
+      (async () => {
+        for await (const _sim of server.client().sims.list({ pageSize: 10 }, { signal: controller.signal })) {
+          count += 1;
+          if (count === 10) controller.abort(reason);
+        }
+      })(),
+    ).rejects.toBe(reason);
+    expect(count).toBe(10);
+    expect(simPages().length).toBeLessThanOrEqual(2);
   });
 
   it('iterPages() yields whole pages', async () => {

@@ -133,6 +133,17 @@ describe('request validation', () => {
     ['retry policy out of bounds', (c) => c.webhooks.create({ operator: 'A', network: 'B', eventType: 'voice', retryPolicy: { maxAttempts: 11, initialDelaySeconds: 0, maxDelaySeconds: 59, backoffStrategy: 'random' as 'fixed' } }), ['body.retryPolicy.maxAttempts', 'body.retryPolicy.backoffStrategy', 'body.retryPolicy.initialDelaySeconds', 'body.retryPolicy.maxDelaySeconds']],
     ['unknown authentication type', (c) => c.webhooks.create({ operator: 'A', network: 'B', eventType: 'sms', authentication: { type: 'oauth' as 'none' } }), ['body.authentication.type']],
     ['port-in number not E.164', (c) => c.portIns.checkEligibility({ portInNumber: '4155550100' }), ['body.portInNumber']],
+    ['unknown assigned-status filter', (c) => c.sims.list({ assignedStatus: 'assigned' as 'ASSIGNED' }), ['assignedStatus']],
+    ['unknown port-in status filter', (c) => c.portIns.list({ status: 'DONE' as 'COMPLETED' }), ['status']],
+    ['page size over 100 on team members', (c) => c.teamMembers.list({ pageSize: 101 }), ['pageSize']],
+    ['page 0 of voice quality webhooks', (c) => c.voiceQuality.webhooks.list({ page: 0 }), ['page']],
+    ['sms to a number that is not E.164, with empty text', (c) => c.sms.send({ fromNumber: '+14155550100', toNumber: '+0123', text: '' }), ['body.toNumber', 'body.text']],
+    ['device assign without an email', (c) => c.devices.assign('356938035643809', {} as never), ['body.email']],
+    ['blank imei', (c) => c.devices.assign('', { email: 'emp@example.com' }), ['imei']],
+    ['webhook create with update not a boolean', (c) => c.webhooks.create({ operator: 'A', network: 'B', eventType: 'sms', update: 'yes' as unknown as boolean }), ['body.update']],
+    ['retry policy with a fractional delay', (c) => c.webhooks.update('wh_1', { retryPolicy: { initialDelaySeconds: 1.5 } }), ['body.retryPolicy.initialDelaySeconds']],
+    ['port-in submit without iccid', (c) => c.portIns.submit({ portInNumber: '+14155550100' } as never), ['body.iccid']],
+    ['top-up with a negative amount', (c) => c.billing.topUp({ amount: -5 }), ['body.amount']],
   ];
 
   it.each(refused)('refuses %s before sending', async (_name, call, paths) => {
