@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PartnerClient } from '../../src/index.js';
 import { RequestValidationError, ResponseValidationError } from '../../src/index.js';
-import { type ResourcesServer, type SeenRequest, envelope, makeSims, startResourcesServer } from '../helpers/resources-server.js';
+import { type SeenRequest, envelope, makeSims } from '../helpers/resources-server.js';
+import { useResourcesServer } from './use-server.js';
 
-let server: ResourcesServer;
-let client: PartnerClient;
-beforeAll(async () => {
-  server = await startResourcesServer();
-  client = server.client();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const use = useResourcesServer();
 
 const meta = { page: 1, pageSize: 20, total: 1, totalPages: 1 };
 const sim = makeSims(1)[0];
@@ -102,10 +92,10 @@ const cases: Case[] = [
 
 describe('every resource method', () => {
   it.each(cases)('$name sends the documented request and unwraps the answer', async (testCase) => {
-    server.handle(testCase.method, testCase.path, () => ({ status: testCase.status ?? 200, body: testCase.answer }));
-    const result = await testCase.call(client);
-    expect(server.requests).toHaveLength(1);
-    const seen = server.requests[0] as SeenRequest;
+    use().server.handle(testCase.method, testCase.path, () => ({ status: testCase.status ?? 200, body: testCase.answer }));
+    const result = await testCase.call(use().client);
+    expect(use().server.requests).toHaveLength(1);
+    const seen = use().server.requests[0] as SeenRequest;
     expect(seen.method).toBe(testCase.method);
     expect(seen.path).toBe(testCase.path);
     expect(seen.query).toEqual(testCase.query ?? {});
@@ -147,47 +137,47 @@ describe('request validation', () => {
   ];
 
   it.each(refused)('refuses %s before sending', async (_name, call, paths) => {
-    const error = await Promise.resolve(call(client)).catch((caught: unknown) => caught);
+    const error = await Promise.resolve(call(use().client)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues.map((issue) => issue.path).sort()).toEqual([...paths].sort());
     expect((error as RequestValidationError).message).toContain(paths[0]);
-    expect(server.requests).toHaveLength(0);
+    expect(use().server.requests).toHaveLength(0);
   });
 
   it('says a missing field is required, in words', async () => {
-    const error = await client.sms.send({ fromNumber: '+14155550100', toNumber: '+14155550101' } as never).catch((caught: unknown) => caught);
+    const error = await use().client.sms.send({ fromNumber: '+14155550100', toNumber: '+14155550101' } as never).catch((caught: unknown) => caught);
     expect((error as RequestValidationError).issues).toEqual([{ path: 'body.text', message: 'is required' }]);
     expect((error as RequestValidationError).message).toBe('POST /api/v1.1/sms: invalid request: body.text: is required');
   });
 
   it('users.list passes filters it does not know through, but still checks pagination', async () => {
-    server.handle('GET', '/api/v1.1/users', () => ({ body: envelope([], meta) }));
-    await client.users.list({ department: 'Sales' } as never);
-    expect(server.requests[0]?.query).toEqual({ department: 'Sales' });
-    await expect(client.users.list({ pageSize: 500 })).rejects.toBeInstanceOf(RequestValidationError);
+    use().server.handle('GET', '/api/v1.1/users', () => ({ body: envelope([], meta) }));
+    await use().client.users.list({ department: 'Sales' } as never);
+    expect(use().server.requests[0]?.query).toEqual({ department: 'Sales' });
+    await expect(use().client.users.list({ pageSize: 500 })).rejects.toBeInstanceOf(RequestValidationError);
   });
 
   it('accepts ws:// and http:// for the voice stream URL', async () => {
-    server.handle('PUT', '/api/v1.1/webhooks/wh_1', () => ({ body: envelope(registration) }));
-    await client.webhooks.update('wh_1', { webhookUrls: { voiceStreamUrl: 'ws://p/stream' } });
-    await client.webhooks.update('wh_1', { webhookUrls: { voiceStreamUrl: 'http://p/stream' } });
-    expect(server.requests).toHaveLength(2);
+    use().server.handle('PUT', '/api/v1.1/webhooks/wh_1', () => ({ body: envelope(registration) }));
+    await use().client.webhooks.update('wh_1', { webhookUrls: { voiceStreamUrl: 'ws://p/stream' } });
+    await use().client.webhooks.update('wh_1', { webhookUrls: { voiceStreamUrl: 'http://p/stream' } });
+    expect(use().server.requests).toHaveLength(2);
   });
 });
 
 describe('forward compatibility', () => {
   it('keeps unknown fields and accepts an unknown enum value', async () => {
-    server.handle('GET', '/api/v1.1/sims', () => ({
+    use().server.handle('GET', '/api/v1.1/sims', () => ({
       body: envelope([{ ...sim, status: 'SUSPENDED', roaming: { zone: 2 } }], meta),
     }));
-    const page = await client.sims.list();
+    const page = await use().client.sims.list();
     expect(page.data[0]?.status).toBe('SUSPENDED');
     expect(page.data[0]?.['roaming']).toEqual({ zone: 2 });
   });
 
   it('a response that breaks the schema is a ResponseValidationError naming the path', async () => {
-    server.handle('GET', '/api/v1.1/plans/p', () => ({ body: envelope({ ...plan, price: 'five' }) }));
-    const error = await client.plans.retrieve('p').catch((caught: unknown) => caught);
+    use().server.handle('GET', '/api/v1.1/plans/p', () => ({ body: envelope({ ...plan, price: 'five' }) }));
+    const error = await use().client.plans.retrieve('p').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues.map((issue) => issue.path)).toContain('price');
   });
