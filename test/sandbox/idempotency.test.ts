@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { callEndpoint, ENDPOINTS, prepareIds } from './endpoints.js';
 import { call, useSandbox } from './helpers.js';
 
 const s = useSandbox({}, { resetEach: true });
@@ -62,5 +63,34 @@ describe('Idempotency-Key', () => {
     const replay = await call(s.sandbox, 'POST', '/api/v1.1/esim', { token: s.token, body: {}, headers });
     expect(replay.headers.get('idempotency-replayed')).toBe('true');
     expect((await stats())['esim.provision']).toBe(1);
+  });
+});
+
+describe('Idempotency-Key on every (idem) route of spec part 4 and every async write', () => {
+  const writes = ENDPOINTS.filter((e) => e.idempotent !== undefined);
+
+  it.each(writes.map((e) => [`${e.method} ${e.template}`, e] as const))('%s replays its first answer and runs once', async (_name, endpoint) => {
+    const ids = await prepareIds(s);
+    const headers = { 'idempotency-key': `key-${endpoint.template}` };
+    const before = (await stats())[endpoint.idempotent!] ?? 0;
+    const first = await callEndpoint(s, endpoint, ids, s.token, headers);
+    const second = await callEndpoint(s, endpoint, ids, s.token, headers);
+    expect(first.status).toBe(endpoint.status);
+    expect([second.status, second.headers.get('idempotency-replayed')]).toEqual([endpoint.status, 'true']);
+    expect(second.body).toEqual(first.body);
+    expect((await stats())[endpoint.idempotent!]).toBe(before + 1);
+  });
+
+  it('covers the four (idem) routes and the four async writes', () => {
+    expect(writes.map((e) => e.template).sort()).toEqual([
+      '/api/v1.1/devices/{imei}/assign',
+      '/api/v1.1/esim',
+      '/api/v1.1/sms',
+      '/api/v1.1/subscriptions/{iccid}/cancel',
+      '/api/v1.1/top-up',
+      '/api/v1.1/user-groups/{name}',
+      '/api/v3/plans/purchase',
+      '/api/v3/port-in',
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { call, open } from './helpers.js';
+import { callEndpoint, ENDPOINTS, prepareIds } from './endpoints.js';
+import { call, open, useSandbox } from './helpers.js';
 
 let sandbox: SandboxHandle | undefined;
 afterEach(async () => {
@@ -59,6 +60,41 @@ describe('rate limits', () => {
       const res = await call(sandbox, 'POST', '/api/v1.1/port-in/eligibility', { body: { portInNumber: '+61400111222' } });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+  });
+});
+
+describe('per-endpoint limits (spec part 8)', () => {
+  const limited = useSandbox({ rateLimit: true });
+
+  it('throttles each of the ten limited endpoints at its own limit, and nothing else with it', async () => {
+    const endpoints = ENDPOINTS.filter((e) => e.limit !== undefined);
+    expect(endpoints.map((e) => `${e.method} ${e.template}`).sort()).toEqual([
+      'POST /api/v1.1/esim',
+      'POST /api/v1.1/plans/purchase',
+      'POST /api/v1.1/port-in/eligibility',
+      'POST /api/v1.1/sims/{iccid}/renew-number',
+      'POST /api/v1.1/sms',
+      'POST /api/v1.1/subscriptions/{iccid}/cancel',
+      'POST /api/v1.1/team-members',
+      'POST /api/v1.1/top-up',
+      'POST /api/v1.1/webhooks/{id}/test',
+      'POST /api/v3/plans/purchase',
+    ]);
+    for (const endpoint of endpoints) {
+      const name = `${endpoint.method} ${endpoint.template}`;
+      await limited.control('POST', '/_sandbox/reset');
+      // Ids that match nothing: a 404 counts toward the limit like any answer.
+      const ids = await prepareIds(limited, false);
+      const within = await Promise.all(Array.from({ length: endpoint.limit! }, () => callEndpoint(limited, endpoint, ids, limited.token)));
+      expect(within.filter((r) => r.status === 429), name).toEqual([]);
+      expect(within.map((r) => r.headers.get('x-ratelimit-limit')), name).toEqual(within.map(() => String(endpoint.limit)));
+      const over = await callEndpoint(limited, endpoint, ids, limited.token);
+      expect([over.status, over.body.error?.code], name).toEqual([429, 'RATE_LIMITED']);
+      expect(Number(over.headers.get('retry-after')), name).toBeGreaterThanOrEqual(1);
+      expect(over.headers.get('x-ratelimit-remaining'), name).toBeNull();
+      const other = await limited.get('/api/v1.1/credit-balance');
+      expect([other.status, other.headers.get('x-ratelimit-limit')], name).toEqual([200, '120']);
     }
   });
 });

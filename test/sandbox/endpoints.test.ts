@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { callEndpoint, ENDPOINTS, prepareIds, type Endpoint } from './endpoints.js';
+import { tokenFor, useSandbox, type Answer } from './helpers.js';
+
+const s = useSandbox({}, { resetEach: true });
+const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const sorted = (keys: string[]) => [...keys].sort();
+
+/** Every timestamp-named field of an answer carries milliseconds (spec part 1 rule 4). */
+function expectTimestamps(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(expectTimestamps);
+  if (!value || typeof value !== 'object') return;
+  for (const [key, inner] of Object.entries(value)) {
+    if (/(At|Date|timestamp|expires_at)$/.test(key) && inner !== null) expect(inner, key).toMatch(ISO_MS);
+    expectTimestamps(inner);
+  }
+}
+
+function expectDocumentedAnswer(endpoint: Endpoint, res: Answer): void {
+  expect(res.status).toBe(endpoint.status);
+  const { answer } = endpoint;
+  if ('error' in answer) {
+    expect(res.body).toEqual({ success: false, error: { code: answer.error, message: expect.any(String) } });
+    return;
+  }
+  if ('bare' in answer) {
+    expect(Object.keys(res.body).sort()).toEqual(sorted(answer.bare));
+    return;
+  }
+  expect(res.body.success).toBe(true);
+  expectTimestamps(res.body.data);
+  if ('object' in answer) expect(Object.keys(res.body.data).sort()).toEqual(sorted(answer.object));
+  else {
+    const items = 'page' in answer ? answer.page : answer.array;
+    expect(Array.isArray(res.body.data)).toBe(true);
+    expect(res.body.data.length).toBeGreaterThan(0);
+    expect(Object.keys(res.body.data[0]).sort()).toEqual(sorted(items));
+    if ('page' in answer) expect(Object.keys(res.body.meta).sort()).toEqual(['page', 'pageSize', 'total', 'totalPages']);
+    else expect(res.body).not.toHaveProperty('meta');
+  }
+}
+
+const label = (e: Endpoint) => `${e.method} ${e.template}`;
+
+describe('every endpoint of spec part 4', () => {
+  it.each(ENDPOINTS.map((e) => [label(e), e] as const))('%s answers its documented status and shape', async (_name, endpoint) => {
+    const ids = await prepareIds(s);
+    expectDocumentedAnswer(endpoint, await callEndpoint(s, endpoint, ids, s.token));
+  });
+
+  it('answers 401 UNAUTHORIZED without a bearer on every route but the transaction poll, the eligibility check and the exchange', async () => {
+    const ids = await prepareIds(s);
+    for (const endpoint of ENDPOINTS) {
+      const res = await callEndpoint(s, endpoint, ids, null);
+      if (endpoint.open) expect(res.status, label(endpoint)).toBe(endpoint.status);
+      else expect([res.status, res.body.error?.code], label(endpoint)).toEqual([401, 'UNAUTHORIZED']);
+    }
+  });
+
+  it('answers 403 FORBIDDEN to a non-admin key on SMS and v3 port-in only (spec part 5 rule 5)', async () => {
+    const standard = await tokenFor(s.sandbox, 'standard');
+    for (const endpoint of ENDPOINTS.filter((e) => !e.open)) {
+      await s.control('POST', '/_sandbox/reset');
+      const res = await callEndpoint(s, endpoint, await prepareIds(s), standard);
+      if (endpoint.admin) expect([res.status, res.body.error?.code], label(endpoint)).toEqual([403, 'FORBIDDEN']);
+      else expect(res.status, label(endpoint)).toBe(endpoint.status);
+    }
+  });
+});
+
+describe('pagination (spec part 8)', () => {
+  const lists = ENDPOINTS.filter((e) => 'page' in e.answer);
+
+  it('is validated the same way on every list route', async () => {
+    expect(lists.map((e) => e.template)).toHaveLength(6);
+    for (const endpoint of lists) {
+      for (const query of ['pageSize=101', 'pageSize=0', 'page=0', 'page=abc', 'pageSize=1.5']) {
+        const res = await s.get(`${endpoint.template}?${query}`);
+        expect([res.status, res.body.error?.code], `${endpoint.template}?${query}`).toEqual([400, 'VALIDATION_ERROR']);
+        expect(res.body.error.details.validationErrors, query).toEqual([expect.any(String)]);
+      }
+      const full = await s.get(`${endpoint.template}?pageSize=100&page=1`);
+      expect(full.body.meta, endpoint.template).toMatchObject({ page: 1, pageSize: 100 });
+      const beyond = await s.get(`${endpoint.template}?pageSize=100&page=${full.body.meta.totalPages + 1}`);
+      expect([beyond.status, beyond.body.data], endpoint.template).toEqual([200, []]);
+    }
+  });
+});
