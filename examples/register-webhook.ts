@@ -4,12 +4,30 @@
  *
  *   WEBHOOK_URL=https://example.com/hooks npx tsx examples/register-webhook.ts
  *
+ * Without WEBHOOK_URL, a receiver on 127.0.0.1 stands in for your endpoint for the run.
+ *
  * In your project, import from 'mobile-partner-sdk' instead of '../src/index.js'.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DeliveryFailedError } from '../src/index.js';
 import { mask, run } from './lib/connect.js';
 
-const baseUrl = process.env['WEBHOOK_URL'] ?? 'http://127.0.0.1:9/hooks';
+/** A stand-in partner endpoint that accepts every delivery (verify signatures in yours: see webhook-receiver.ts). */
+async function localReceiver(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const receiver = process.env['WEBHOOK_URL'] ? undefined : await localReceiver();
+const baseUrl = process.env['WEBHOOK_URL'] ?? (receiver?.url as string);
 
 await run(async ({ client }) => {
   const first = await client.sims.list({ pageSize: 1 });
@@ -43,3 +61,4 @@ await run(async ({ client }) => {
   const stored = await client.webhooks.retrieve(registration.id);
   console.log(`Status: ${stored.status}; read answers never repeat the secret: ${'signingSecret' in stored ? 'present!' : 'absent'}`);
 });
+await receiver?.close();
