@@ -31,18 +31,21 @@ export class Page<T> {
     this.#fetch = fetch;
   }
 
-  /** The 1-indexed number of this page. */
+  /**
+   * The 1-indexed number of this page: the one asked for, so that a server echoing a wrong
+   * `meta.page` cannot make iteration ask for the same page forever.
+   */
   get pageNumber(): number {
     const requested = this.#query['page'];
-    return this.meta?.page ?? (typeof requested === 'number' ? requested : 1);
+    return typeof requested === 'number' ? requested : (this.meta?.page ?? 1);
   }
 
   /**
-   * From `meta` (page < totalPages); without meta, a full page (as many items as the requested
-   * pageSize) suggests more may follow.
+   * From `meta` (this page < totalPages); without meta, a full page (as many items as the
+   * requested pageSize) suggests more may follow.
    */
   hasNextPage(): boolean {
-    if (this.meta) return this.meta.page < this.meta.totalPages;
+    if (this.meta) return this.pageNumber < this.meta.totalPages;
     const pageSize = this.#query['pageSize'];
     return typeof pageSize === 'number' && this.data.length > 0 && this.data.length === pageSize;
   }

@@ -141,6 +141,14 @@ describe('for await over list()', () => {
     expect(simPages().length).toBeLessThanOrEqual(2);
   });
 
+  it('ends after totalPages even when the server echoes a wrong meta.page', async () => {
+    server.handle('GET', '/api/v1.1/sims', () => ({ body: envelope(makeSims(10), { page: 1, pageSize: 10, total: 30, totalPages: 3 }) }));
+    let count = 0;
+    for await (const _sim of server.client().sims.list({ pageSize: 10 })) count += 1;
+    expect(count).toBe(30);
+    expect(simPages().map((request) => request.query['page'])).toEqual([undefined, '2', '3']);
+  });
+
   it('iterPages() yields whole pages', async () => {
     server.handle('GET', '/api/v1.1/sims', pagedSims(35));
     const sizes: number[] = [];
