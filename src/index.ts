@@ -81,3 +81,4 @@ export type {
   WebhookEventType,
   WebhookTestEvent,
 } from './webhooks/event-types.js';
+export type { ApiResult } from './core/request.js';
