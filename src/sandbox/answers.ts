@@ -21,6 +21,20 @@ export function fail(
   return c.json({ success: false, error }, status);
 }
 
+/**
+ * The JSON object body with every required field present (not absent, null or ''), or the 400
+ * answer: VALIDATION_ERROR for a body that is not an object, MISSING_FIELDS naming the absent
+ * fields in details.validationErrors (spec part 7 rule 2) otherwise.
+ */
+export function requireBody(c: SandboxCtx, body: Record<string, unknown> | null, names: readonly string[] = []): Record<string, unknown> | Response {
+  if (!body) return fail(c, 400, 'VALIDATION_ERROR', 'Body must be a JSON object', { validationErrors: ['body must be a JSON object'] });
+  const missing = names.filter((n) => body[n] === undefined || body[n] === null || body[n] === '');
+  if (missing.length === 0) return body;
+  return fail(c, 400, 'MISSING_FIELDS', `Missing required fields: ${missing.join(', ')}`, {
+    validationErrors: missing.map((n) => `${n} is required`),
+  });
+}
+
 export type PageParse = { ok: true; page: number; pageSize: number } | { ok: false; validationErrors: string[] };
 
 const INTEGER = /^-?\d+$/;

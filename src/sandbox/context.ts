@@ -90,6 +90,8 @@ export interface SandboxContext {
   paginate<T>(c: SandboxCtx, items: readonly T[]): Response;
   /** The JSON body as an object; {} when absent; null when it is JSON but not an object. */
   readBody(c: SandboxCtx): Record<string, unknown> | null;
+  /** The JSON object body with `required` fields present, or the 400 VALIDATION_ERROR / MISSING_FIELDS answer. */
+  requireBody(c: SandboxCtx, required?: readonly string[]): Record<string, unknown> | Response;
   /** ISO timestamp with milliseconds of the sandbox clock. */
   nowIso(): string;
   /** A fresh identifier `<prefix><hex>` from the seeded dice. */

@@ -3,7 +3,7 @@
  * Hono. The same handler is served over node:http (server.ts) or plugged into msw.
  */
 import { Hono } from 'hono';
-import { fail, ok, paginate } from './answers.js';
+import { fail, ok, paginate, requireBody } from './answers.js';
 import { createClock } from './clock.js';
 import type { SandboxContext, SandboxEnv, SandboxPlugin } from './context.js';
 import { createCounters } from './counters.js';
@@ -111,6 +111,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (body === undefined) return {};
       return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
     },
+    requireBody: (c, required) => requireBody(c, ctx.readBody(c), required),
     nowIso: () => clock.now().toISOString(),
     newId: (prefix, hexLength = 16) => `${prefix}${(idSeq++).toString(16).padStart(4, '0')}${ctx.rng.hex(Math.max(0, hexLength - 4))}`,
     operator: (name) => ctx.state.operators.find((o) => o.name === name),

@@ -68,6 +68,24 @@ describe('every endpoint of spec part 4', () => {
   });
 });
 
+describe('required fields', () => {
+  // Every member of these bodies is required, so an empty body names them all.
+  const writes = ['/api/v1.1/webhooks', '/api/v1.1/devices/{imei}/assign', '/api/v1.1/sms', '/api/v1.1/plans/purchase', '/api/v3/plans/purchase', '/api/v1.1/top-up', '/api/v1.1/port-in/eligibility', '/api/v3/port-in', '/api/v1.1/team-members'];
+
+  it('answers 400 MISSING_FIELDS naming each absent field in details.validationErrors, and VALIDATION_ERROR for a non-object body', async () => {
+    const ids = await prepareIds(s, false);
+    for (const template of writes) {
+      const endpoint = ENDPOINTS.find((e) => e.method === 'POST' && e.template === template)!;
+      const required = Object.keys(endpoint.body!(ids) as object);
+      const empty = await s.post(endpoint.path(ids), {});
+      expect([empty.status, empty.body.error?.code], template).toEqual([400, 'MISSING_FIELDS']);
+      expect(empty.body.error.details.validationErrors, template).toEqual(required.map((name) => `${name} is required`));
+      const list = await s.post(endpoint.path(ids), [1]);
+      expect([list.status, list.body.error?.code], template).toEqual([400, 'VALIDATION_ERROR']);
+    }
+  });
+});
+
 describe('pagination (spec part 8)', () => {
   const lists = ENDPOINTS.filter((e) => 'page' in e.answer);
 

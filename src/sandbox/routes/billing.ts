@@ -1,6 +1,6 @@
 /** Credit balance, asynchronous top-up, and orders. */
 import type { SandboxPlugin, TransactionOutcome } from '../context.js';
-import { acceptedBody, missingFields } from './wire.js';
+import { acceptedBody } from './wire.js';
 
 export const registerBillingRoutes: SandboxPlugin = (app, ctx) => {
   app.get('/api/v1.1/credit-balance', (c) =>
@@ -10,11 +10,8 @@ export const registerBillingRoutes: SandboxPlugin = (app, ctx) => {
   // Shape not shown: body { amount, currency?, iccid? } → 201 with a transaction; the result is
   // { currency, amount, balance, iccid? }. An unknown iccid ends FAILED with SIM_NOT_FOUND.
   app.post('/api/v1.1/top-up', (c) => {
-    const body = ctx.readBody(c);
-    if (!body) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body must be a JSON object');
-    if (missingFields(body, ['amount']).length > 0) {
-      return ctx.fail(c, 400, 'MISSING_FIELDS', 'Missing fields: amount', { missingFields: ['amount'] });
-    }
+    const body = ctx.requireBody(c, ['amount']);
+    if (body instanceof Response) return body;
     const errors: string[] = [];
     const amount = body.amount;
     if (typeof amount !== 'number' || !(amount > 0)) errors.push('amount must be a positive number');

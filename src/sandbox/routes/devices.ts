@@ -1,16 +1,12 @@
 /** Device assignment to end users, and the end-user list. */
 import type { SandboxPlugin } from '../context.js';
-import { missingFields } from './wire.js';
 
 export const registerDeviceRoutes: SandboxPlugin = (app, ctx) => {
   app.post('/api/v1.1/devices/:imei/assign', (c) => {
     const device = ctx.state.devices.get(c.req.param('imei'));
     if (!device) return ctx.fail(c, 404, 'DEVICE_NOT_FOUND', 'Device not found');
-    const body = ctx.readBody(c);
-    if (!body) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body must be a JSON object');
-    if (missingFields(body, ['email']).length > 0) {
-      return ctx.fail(c, 400, 'MISSING_FIELDS', 'Missing fields: email', { missingFields: ['email'] });
-    }
+    const body = ctx.requireBody(c, ['email']);
+    if (body instanceof Response) return body;
     // Only end users qualify; a team member's email is not a user (spec part 4).
     const user = typeof body.email === 'string' ? ctx.state.users.get(body.email) : undefined;
     if (!user) return ctx.fail(c, 404, 'USER_NOT_FOUND', 'No end user with this email');

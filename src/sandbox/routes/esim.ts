@@ -22,8 +22,8 @@ export const registerEsimRoutes: SandboxPlugin = (app, ctx) => {
 
   // Shape not shown: body { planId?, email? }; 202 with a transaction whose result is { mdn, iccid, qrCode }.
   app.post('/api/v1.1/esim', (c) => {
-    const body = ctx.readBody(c);
-    if (!body) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body must be a JSON object');
+    const body = ctx.requireBody(c);
+    if (body instanceof Response) return body;
     const planId = typeof body.planId === 'string' ? body.planId : undefined;
     const email = typeof body.email === 'string' ? body.email : undefined;
     ctx.counters.bump('esim.provision');

@@ -2,7 +2,7 @@
 import type { SandboxContext, SandboxPlugin, TransactionOutcome } from '../context.js';
 import { planToWire } from '../state/plans.js';
 import type { OrderRecord, PlanRecord, SimRecord } from '../state/types.js';
-import { acceptedBody, missingFields } from './wire.js';
+import { acceptedBody } from './wire.js';
 
 type Checked = { sim: SimRecord; plan: PlanRecord } | { status: 400 | 404; errorCode: string; error: string };
 
@@ -57,10 +57,8 @@ export const registerPlanRoutes: SandboxPlugin = (app, ctx) => {
 
   // Shape not shown: body { iccid, planId } → the order { orderId, iccid, planId, status, amount, currency, createdAt }.
   app.post('/api/v1.1/plans/purchase', (c) => {
-    const body = ctx.readBody(c);
-    if (!body) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body must be a JSON object');
-    const missing = missingFields(body, ['iccid', 'planId']);
-    if (missing.length > 0) return ctx.fail(c, 400, 'MISSING_FIELDS', `Missing fields: ${missing.join(', ')}`, { missingFields: missing });
+    const body = ctx.requireBody(c, ['iccid', 'planId']);
+    if (body instanceof Response) return body;
     const checked = checkPurchase(ctx, String(body.iccid), String(body.planId));
     if ('errorCode' in checked) return ctx.fail(c, checked.status, checked.errorCode, checked.error);
     return ctx.ok(c, purchase(ctx, checked.sim, checked.plan));
@@ -68,10 +66,8 @@ export const registerPlanRoutes: SandboxPlugin = (app, ctx) => {
 
   // Async variant: existence and pricing are decided while processing, so they end as FAILED transactions.
   app.post('/api/v3/plans/purchase', (c) => {
-    const body = ctx.readBody(c);
-    if (!body) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body must be a JSON object');
-    const missing = missingFields(body, ['iccid', 'planId']);
-    if (missing.length > 0) return ctx.fail(c, 400, 'MISSING_FIELDS', `Missing fields: ${missing.join(', ')}`, { missingFields: missing });
+    const body = ctx.requireBody(c, ['iccid', 'planId']);
+    if (body instanceof Response) return body;
     const iccid = String(body.iccid);
     const planId = String(body.planId);
     ctx.counters.bump('plans.purchaseAsync');

@@ -1,7 +1,7 @@
 /** Port-in list, the open eligibility check, and the Admin-tier async submission (v3). */
 import type { SandboxContext, SandboxPlugin, TransactionOutcome } from '../context.js';
 import { E164 } from '../answers.js';
-import { acceptedBody, missingFields } from './wire.js';
+import { acceptedBody } from './wire.js';
 
 const STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'];
 
@@ -29,11 +29,8 @@ export const registerPortInRoutes: SandboxPlugin = (app, ctx) => {
 
   // Shape not shown: body { portInNumber } → { portInNumber, eligible, reason? }.
   app.post('/api/v1.1/port-in/eligibility', (c) => {
-    const body = ctx.readBody(c);
-    if (!body) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body must be a JSON object');
-    if (missingFields(body, ['portInNumber']).length > 0) {
-      return ctx.fail(c, 400, 'MISSING_FIELDS', 'Missing fields: portInNumber', { missingFields: ['portInNumber'] });
-    }
+    const body = ctx.requireBody(c, ['portInNumber']);
+    if (body instanceof Response) return body;
     const portInNumber = body.portInNumber;
     if (typeof portInNumber !== 'string' || !E164.test(portInNumber)) {
       return ctx.fail(c, 400, 'VALIDATION_ERROR', 'portInNumber must be an E.164 number', {
@@ -48,10 +45,8 @@ export const registerPortInRoutes: SandboxPlugin = (app, ctx) => {
   // { transactionId, statusEndpoint, status }; errors keep the error envelope so one parser fits all.
   app.post('/api/v3/port-in', (c) => {
     if (c.get('tier') !== 'admin') return ctx.fail(c, 403, 'FORBIDDEN', 'Port-in submission requires an Admin-tier role');
-    const body = ctx.readBody(c);
-    if (!body) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body must be a JSON object');
-    const missing = missingFields(body, ['portInNumber', 'iccid']);
-    if (missing.length > 0) return ctx.fail(c, 400, 'MISSING_FIELDS', `Missing fields: ${missing.join(', ')}`, { missingFields: missing });
+    const body = ctx.requireBody(c, ['portInNumber', 'iccid']);
+    if (body instanceof Response) return body;
     const portInNumber = String(body.portInNumber);
     const iccid = String(body.iccid);
     if (!E164.test(portInNumber)) {

@@ -1,16 +1,13 @@
 /** Outbound SMS from one of the account's lines (spec part 4, messaging). */
 import type { SandboxPlugin } from '../context.js';
 import { E164 } from '../answers.js';
-import { missingFields } from './wire.js';
 
 export const registerSmsRoutes: SandboxPlugin = (app, ctx) => {
   app.post('/api/v1.1/sms', (c) => {
     // spec part 5 rule 5: the one route that needs the Admin tier besides port-in.
     if (c.get('tier') !== 'admin') return ctx.fail(c, 403, 'FORBIDDEN', 'Sending SMS requires the Admin role tier');
-    const body = ctx.readBody(c);
-    if (!body) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body must be a JSON object');
-    const missing = missingFields(body, ['fromNumber', 'toNumber', 'text']);
-    if (missing.length > 0) return ctx.fail(c, 400, 'MISSING_FIELDS', `Missing fields: ${missing.join(', ')}`, { missingFields: missing });
+    const body = ctx.requireBody(c, ['fromNumber', 'toNumber', 'text']);
+    if (body instanceof Response) return body;
     const { fromNumber, toNumber, text } = body;
     const errors: string[] = [];
     if (typeof fromNumber !== 'string' || !E164.test(fromNumber)) errors.push('fromNumber must be an E.164 number');

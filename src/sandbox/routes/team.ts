@@ -3,7 +3,6 @@ import type { SandboxPlugin } from '../context.js';
 import { EMAIL } from '../answers.js';
 import { DEPARTMENTS, TEAM_ROLES } from '../state/seed.js';
 import type { TeamMemberRecord } from '../state/types.js';
-import { missingFields } from './wire.js';
 
 /** spec part 2: departments appear only on Standard Admin rows of the list. */
 function listRow(m: TeamMemberRecord): Record<string, unknown> {
@@ -31,10 +30,8 @@ export const registerTeamRoutes: SandboxPlugin = (app, ctx) => {
   // Shape not shown: body { name, email, role, departments? } → 201 with the single-member shape
   // (status "invited"). Roles: Admin, Standard Admin; departments only apply to Standard Admin.
   app.post('/api/v1.1/team-members', (c) => {
-    const body = ctx.readBody(c);
-    if (!body) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body must be a JSON object');
-    const missing = missingFields(body, ['name', 'email', 'role']);
-    if (missing.length > 0) return ctx.fail(c, 400, 'MISSING_FIELDS', `Missing fields: ${missing.join(', ')}`, { missingFields: missing });
+    const body = ctx.requireBody(c, ['name', 'email', 'role']);
+    if (body instanceof Response) return body;
     const { name, email, role, departments } = body;
     if (typeof name !== 'string' || typeof email !== 'string' || !EMAIL.test(email)) {
       return ctx.fail(c, 400, 'VALIDATION_ERROR', 'name must be a string and email a valid address', {

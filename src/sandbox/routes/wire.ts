@@ -31,8 +31,3 @@ export function acceptedBody(tx: TransactionRecord): Record<string, unknown> {
     status: tx.status,
   };
 }
-
-/** Names of required fields that are absent, null or empty strings (→ 400 MISSING_FIELDS). */
-export function missingFields(body: Record<string, unknown>, names: readonly string[]): string[] {
-  return names.filter((n) => body[n] === undefined || body[n] === null || body[n] === '');
-}

@@ -42,14 +42,8 @@ function invalid(domain: WebhookDomain, c: SandboxCtx, errors: string[]): Respon
 
 function create(domain: WebhookDomain, c: SandboxCtx): Response {
   const { ctx } = domain;
-  const body = ctx.readBody(c);
-  if (body === null) return invalid(domain, c, ['body must be a JSON object']);
-  const missing = REQUIRED_ON_CREATE.filter((name) => body[name] === undefined || body[name] === null || body[name] === '');
-  if (missing.length > 0) {
-    return ctx.fail(c, 400, 'MISSING_FIELDS', `Missing required fields: ${missing.join(', ')}`, {
-      validationErrors: missing.map((name) => `${name} is required`),
-    });
-  }
+  const body = ctx.requireBody(c, REQUIRED_ON_CREATE);
+  if (body instanceof Response) return body;
   const parsed = createRegistrationSchema.safeParse(body);
   if (!parsed.success) return invalid(domain, c, validationErrors(parsed.error));
   const input = parsed.data;
