@@ -19,39 +19,28 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
 } from '../../src/index.js';
-import { fail, ok, startTestServer, type TestServer } from '../helpers/server.js';
-import { clientFor, KEY, SECRET } from '../helpers/server-client.js';
+import { fail, ok } from '../helpers/server.js';
+import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
 
-let server: TestServer;
-let client: PartnerClient;
-
-beforeEach(async () => {
-  server = await startTestServer();
-  client = clientFor(server, { maxRetries: 0 });
-});
-
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useTestServer({ maxRetries: 0 });
 
 describe('success envelope', () => {
   it('unwraps data and keeps meta', async () => {
-    server.on('GET /api/v1.1/sims', ok([{ iccid: '1' }], { meta: { page: 1, pageSize: 20, total: 1, totalPages: 1 } }));
-    const result = await client.request({ method: 'GET', path: '/api/v1.1/sims' }).asResult();
+    t.server.on('GET /api/v1.1/sims', ok([{ iccid: '1' }], { meta: { page: 1, pageSize: 20, total: 1, totalPages: 1 } }));
+    const result = await t.client.request({ method: 'GET', path: '/api/v1.1/sims' }).asResult();
     expect(result.data).toEqual([{ iccid: '1' }]);
     expect(result.meta).toEqual({ page: 1, pageSize: 20, total: 1, totalPages: 1 });
   });
 
   it('returns the body itself on routes outside the envelope', async () => {
-    server.on('POST /api/v3/port-in', { status: 202, json: { transactionId: 'tx_9', statusEndpoint: '/api/v3/transactions/tx_9' } });
-    const data = await client.request({ method: 'POST', path: '/api/v3/port-in', envelope: false, body: {} });
+    t.server.on('POST /api/v3/port-in', { status: 202, json: { transactionId: 'tx_9', statusEndpoint: '/api/v3/transactions/tx_9' } });
+    const data = await t.client.request({ method: 'POST', path: '/api/v3/port-in', envelope: false, body: {} });
     expect(data).toEqual({ transactionId: 'tx_9', statusEndpoint: '/api/v3/transactions/tx_9' });
   });
 
   it('still maps error envelopes on routes outside the envelope', async () => {
-    server.on('POST /api/v3/port-in', fail(403, 'FORBIDDEN'));
-    await expect(client.request({ method: 'POST', path: '/api/v3/port-in', envelope: false })).rejects.toBeInstanceOf(
+    t.server.on('POST /api/v3/port-in', fail(403, 'FORBIDDEN'));
+    await expect(t.client.request({ method: 'POST', path: '/api/v3/port-in', envelope: false })).rejects.toBeInstanceOf(
       PermissionDeniedError,
     );
   });
@@ -73,32 +62,32 @@ describe('error envelope', () => {
   ];
 
   it.each(cases)('maps HTTP %i %s to its class', async (status, code, errorClass) => {
-    server.on('GET /api/v1.1/thing', fail(status, code, { headers: { 'x-request-id': 'req_1' } }));
-    const error = await client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
+    t.server.on('GET /api/v1.1/thing', fail(status, code, { headers: { 'x-request-id': 'req_1' } }));
+    const error = await t.client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(errorClass);
     expect(error).toMatchObject({ status, code, route: 'GET /api/v1.1/thing' });
     expect((error as ApiError).headers['x-request-id']).toBe('req_1');
   });
 
   it('maps 401 to AuthenticationError after the one re-authentication', async () => {
-    server.on('GET /api/v1.1/thing', fail(401, 'UNAUTHORIZED'));
-    await expect(client.request({ method: 'GET', path: '/api/v1.1/thing' })).rejects.toBeInstanceOf(AuthenticationError);
+    t.server.on('GET /api/v1.1/thing', fail(401, 'UNAUTHORIZED'));
+    await expect(t.client.request({ method: 'GET', path: '/api/v1.1/thing' })).rejects.toBeInstanceOf(AuthenticationError);
   });
 
   it('keeps code, message and details.validationErrors', async () => {
-    server.on(
+    t.server.on(
       'POST /api/v1.1/sms',
       fail(400, 'VALIDATION_ERROR', { message: 'toNumber is invalid', details: { validationErrors: ['toNumber: not E.164'] } }),
     );
-    const error = (await client.request({ method: 'POST', path: '/api/v1.1/sms', body: {} }).catch((caught: unknown) => caught)) as BadRequestError;
+    const error = (await t.client.request({ method: 'POST', path: '/api/v1.1/sms', body: {} }).catch((caught: unknown) => caught)) as BadRequestError;
     expect(error.message).toBe('toNumber is invalid');
     expect(error.details).toEqual({ validationErrors: ['toNumber: not E.164'] });
     expect(error.validationErrors).toEqual(['toNumber: not E.164']);
   });
 
   it('gives RateLimitError the Retry-After seconds', async () => {
-    server.on('GET /api/v1.1/thing', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '17' } }));
-    const error = await client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
+    t.server.on('GET /api/v1.1/thing', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '17' } }));
+    const error = await t.client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ retryAfterSeconds: 17 });
   });
 });
@@ -107,8 +96,8 @@ describe('response validation', () => {
   const schema = z.object({ iccid: z.string(), status: z.enum(['ACTIVE', 'INACTIVE']) });
 
   it('rejects data that does not fit the schema, naming the paths', async () => {
-    server.on('GET /api/v1.1/sims/1', ok({ iccid: 1, status: 'GONE' }));
-    const error = await client.request({ method: 'GET', path: '/api/v1.1/sims/1', schema }).catch((caught: unknown) => caught);
+    t.server.on('GET /api/v1.1/sims/1', ok({ iccid: 1, status: 'GONE' }));
+    const error = await t.client.request({ method: 'GET', path: '/api/v1.1/sims/1', schema }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues.map((issue) => issue.path).sort()).toEqual(['iccid', 'status']);
   });
@@ -119,61 +108,59 @@ describe('response validation', () => {
       runs += 1;
       return value;
     });
-    server.on('GET /api/v1.1/sims/1', ok({ iccid: '1', status: 'ACTIVE' }));
-    await client.request({ method: 'GET', path: '/api/v1.1/sims/1', schema: counting }).withResponse();
+    t.server.on('GET /api/v1.1/sims/1', ok({ iccid: '1', status: 'ACTIVE' }));
+    await t.client.request({ method: 'GET', path: '/api/v1.1/sims/1', schema: counting }).withResponse();
     expect(runs).toBe(1);
   });
 
   it("trusts the server when validateResponses is 'off'", async () => {
-    await client.close();
-    client = clientFor(server, { validateResponses: 'off' });
-    server.on('GET /api/v1.1/sims/1', ok({ iccid: 1 }));
-    await expect(client.request({ method: 'GET', path: '/api/v1.1/sims/1', schema })).resolves.toEqual({ iccid: 1 });
+    await t.connect({ validateResponses: 'off' });
+    t.server.on('GET /api/v1.1/sims/1', ok({ iccid: 1 }));
+    await expect(t.client.request({ method: 'GET', path: '/api/v1.1/sims/1', schema })).resolves.toEqual({ iccid: 1 });
   });
 });
 
 describe('bodies that are not the JSON envelope (over loopback HTTP)', () => {
-  const getSims = () => client.request({ method: 'GET', path: '/api/v1.1/sims' });
+  const getSims = () => t.client.request({ method: 'GET', path: '/api/v1.1/sims' });
 
   it('turns an HTML 502 from a proxy into DeliveryFailedError with code INVALID_RESPONSE', async () => {
-    server.on('GET /api/v1.1/sims', { status: 502, raw: '<html><body><h1>502 Bad Gateway</h1></body></html>' });
+    t.server.on('GET /api/v1.1/sims', { status: 502, raw: '<html><body><h1>502 Bad Gateway</h1></body></html>' });
     const error = await getSims().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DeliveryFailedError);
     expect(error).toMatchObject({ status: 502, code: 'INVALID_RESPONSE' });
   });
 
   it('turns an empty 200 body into InvalidResponseError', async () => {
-    server.on('GET /api/v1.1/sims', { status: 200 });
+    t.server.on('GET /api/v1.1/sims', { status: 200 });
     const error = await getSims().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect(error).toMatchObject({ status: 200, code: 'INVALID_RESPONSE' });
   });
 
   it('turns an empty 500 body into InternalServerError with code INVALID_RESPONSE', async () => {
-    server.on('GET /api/v1.1/sims', { status: 500 });
+    t.server.on('GET /api/v1.1/sims', { status: 500 });
     const error = await getSims().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).toMatchObject({ status: 500, code: 'INVALID_RESPONSE' });
   });
 
   it('accepts an empty 204 as no data', async () => {
-    server.on('DELETE /api/v1.1/user-groups/g1', { status: 204 });
-    await expect(client.request({ method: 'DELETE', path: '/api/v1.1/user-groups/g1' })).resolves.toBeUndefined();
+    t.server.on('DELETE /api/v1.1/user-groups/g1', { status: 204 });
+    await expect(t.client.request({ method: 'DELETE', path: '/api/v1.1/user-groups/g1' })).resolves.toBeUndefined();
   });
 
   it('turns a body cut off mid-JSON by a dropped connection into ConnectionError, and retries a GET', async () => {
-    server.on('GET /api/v1.1/sims', [
+    t.server.on('GET /api/v1.1/sims', [
       { ...ok([{ iccid: '8901' }]), cutAfterBytes: 20 },
       ok([{ iccid: '8901' }]),
     ]);
     const error = await getSims().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ requestNotSent: false });
-    await client.close();
-    client = clientFor(server, { maxRetries: 1 });
-    server.on('GET /api/v1.1/sims', [{ ...ok([{ iccid: '8901' }]), cutAfterBytes: 20 }, ok([{ iccid: '8901' }])]);
+    await t.connect({ maxRetries: 1 });
+    t.server.on('GET /api/v1.1/sims', [{ ...ok([{ iccid: '8901' }]), cutAfterBytes: 20 }, ok([{ iccid: '8901' }])]);
     await expect(getSims()).resolves.toEqual([{ iccid: '8901' }]);
-    expect(server.requestsTo('GET /api/v1.1/sims')).toHaveLength(3);
+    expect(t.server.requestsTo('GET /api/v1.1/sims')).toHaveLength(3);
   });
 });
 

@@ -1,23 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PartnerClient } from '../../src/index.js';
-import { fail, ok, type RecordedRequest, type Reply, startTestServer, TOKEN_ROUTE, type TestServer } from '../helpers/server.js';
-import { clientFor, elapsedSince } from '../helpers/server-client.js';
+import { fail, ok, type RecordedRequest, type Reply, TOKEN_ROUTE } from '../helpers/server.js';
+import { elapsedSince, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
 const SMS = 'POST /api/v1.1/sms';
 
-let server: TestServer;
-let client: PartnerClient | undefined;
-
-beforeEach(async () => {
-  server = await startTestServer();
-});
-
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  await server.close();
-});
+const t = useTestServer();
 
 /**
  * A server-side fixed window like the sandbox's: opened by the first request after the previous
@@ -59,34 +48,34 @@ describe('client-side windows', () => {
     ['without X-RateLimit headers', false],
   ])('spreads a burst over the windows instead of drawing 429s, %s, under latency jitter', async (_name, headers) => {
     const window = enforcingWindow(5, 400, { headers, jitterMs: 80 });
-    server.on(THING, window.reply);
-    client = clientFor(server, { rateLimit: { account: { limit: 5, windowMs: 400 } } });
+    t.server.on(THING, window.reply);
+    const client = await t.connect({ rateLimit: { account: { limit: 5, windowMs: 400 } } });
     await getThing(client); // exchange the token outside the measured burst
     await new Promise((resolve) => setTimeout(resolve, 450));
     const start = performance.now();
-    await Promise.all(Array.from({ length: 20 }, () => getThing(client as PartnerClient)));
+    await Promise.all(Array.from({ length: 20 }, () => getThing(client)));
     expect(window.throttled()).toBe(0);
     // Four windows of five: the last batch leaves no earlier than three window lengths later.
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(3 * 400);
-    expect(server.requestsTo(THING)).toHaveLength(21);
+    expect(t.server.requestsTo(THING)).toHaveLength(21);
   });
 
   it('sends a burst at once when rateLimit is false', async () => {
-    server.on(THING, ok(1));
-    client = clientFor(server, { rateLimit: false });
+    t.server.on(THING, ok(1));
+    const client = await t.connect({ rateLimit: false });
     const start = performance.now();
-    await Promise.all(Array.from({ length: 30 }, () => getThing(client as PartnerClient)));
+    await Promise.all(Array.from({ length: 30 }, () => getThing(client)));
     expect(elapsedSince(start)).toBeLessThan(1000);
   });
 
   it('holds an endpoint at its own limit without slowing other routes', async () => {
-    server.on(SMS, ok({ messageId: 'm' }));
-    server.on(THING, ok(1));
-    client = clientFor(server, { rateLimit: { endpoints: { [SMS]: { limit: 2, windowMs: 600 } } } });
+    t.server.on(SMS, ok({ messageId: 'm' }));
+    t.server.on(THING, ok(1));
+    const client = await t.connect({ rateLimit: { endpoints: { [SMS]: { limit: 2, windowMs: 600 } } } });
     await getThing(client);
     const start = performance.now();
     const sms = Promise.all(
-      Array.from({ length: 3 }, () => (client as PartnerClient).request({ method: 'POST', path: '/api/v1.1/sms', body: {} })),
+      Array.from({ length: 3 }, () => client.request({ method: 'POST', path: '/api/v1.1/sms', body: {} })),
     );
     await getThing(client);
     expect(elapsedSince(start)).toBeLessThan(300);
@@ -96,14 +85,14 @@ describe('client-side windows', () => {
 
   it('applies a templated endpoint limit to client.request() calls by concrete path', async () => {
     const route = 'POST /api/v1.1/sims/{iccid}/renew-number';
-    server.on('POST /api/v1.1/sims/8901/renew-number', ok({}));
-    server.on('POST /api/v1.1/sims/8902/renew-number', ok({}));
-    client = clientFor(server, { rateLimit: { endpoints: { [route]: { limit: 2, windowMs: 500 } } } });
+    t.server.on('POST /api/v1.1/sims/8901/renew-number', ok({}));
+    t.server.on('POST /api/v1.1/sims/8902/renew-number', ok({}));
+    const client = await t.connect({ rateLimit: { endpoints: { [route]: { limit: 2, windowMs: 500 } } } });
     await getThing(client).catch(() => undefined);
     const start = performance.now();
     await Promise.all(
       ['8901', '8902', '8901'].map((iccid) =>
-        (client as PartnerClient).request({ method: 'POST', path: `/api/v1.1/sims/${iccid}/renew-number` }),
+        client.request({ method: 'POST', path: `/api/v1.1/sims/${iccid}/renew-number` }),
       ),
     );
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(500 - 5);
@@ -112,23 +101,23 @@ describe('client-side windows', () => {
 
 describe('retries and replays', () => {
   it('sends a retry through the limiter too', async () => {
-    server.on(THING, [fail(503, 'INTERNAL_ERROR'), ok(1)]);
-    client = clientFor(server, { rateLimit: { account: { limit: 2, windowMs: 500 } } });
+    t.server.on(THING, [fail(503, 'INTERNAL_ERROR'), ok(1)]);
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 500 } } });
     await getThing(client);
     // The exchange and the first attempt took both slots; the retry waits for the first to age out.
-    const [exchange] = server.requestsTo(TOKEN_ROUTE);
-    const retry = server.requestsTo(THING)[1];
+    const [exchange] = t.server.requestsTo(TOKEN_ROUTE);
+    const retry = t.server.requestsTo(THING)[1];
     expect((retry?.at ?? 0) - (exchange?.answeredAt ?? Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(500);
   });
 });
 
 describe('following the server', () => {
   it('waits for X-RateLimit-Reset when X-RateLimit-Remaining is 0', async () => {
-    server.on(THING, [
+    t.server.on(THING, [
       ok(1, { headers: { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' } }),
       ok(2, { headers: { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '119', 'x-ratelimit-reset': '60' } }),
     ]);
-    client = clientFor(server);
+    const client = t.client;
     await getThing(client);
     const start = performance.now();
     await expect(getThing(client)).resolves.toBe(2);
@@ -136,24 +125,24 @@ describe('following the server', () => {
   });
 
   it("pauses the whole endpoint for a 429's Retry-After, not only the throttled call", async () => {
-    server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok(1)]);
-    client = clientFor(server);
+    t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok(1)]);
+    const client = t.client;
     const first = getThing(client);
-    while (server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const second = getThing(client);
     await Promise.all([first, second]);
-    const [throttled, ...later] = server.requestsTo(THING);
+    const [throttled, ...later] = t.server.requestsTo(THING);
     expect(later).toHaveLength(2);
     for (const request of later) expect(request.at - (throttled?.at ?? 0)).toBeGreaterThanOrEqual(1000 - 5);
   });
 
   it('keeps other endpoints flowing while one is paused by a 429', async () => {
-    server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok(1)]);
-    server.on('GET /api/v1.1/other', ok(2));
-    client = clientFor(server);
+    t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok(1)]);
+    t.server.on('GET /api/v1.1/other', ok(2));
+    const client = t.client;
     const throttled = getThing(client);
-    while (server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const start = performance.now();
     await client.request({ method: 'GET', path: '/api/v1.1/other' });
     expect(elapsedSince(start)).toBeLessThan(500);

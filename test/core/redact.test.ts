@@ -1,26 +1,15 @@
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ApiError, ConfigurationError, ConnectionError, PartnerClient } from '../../src/index.js';
 import type { Logger } from '../../src/index.js';
-import { fail, ok, startTestServer, TOKEN_ROUTE, type TestServer } from '../helpers/server.js';
-import { clientFor, KEY, SECRET } from '../helpers/server-client.js';
+import { fail, ok, TOKEN_ROUTE } from '../helpers/server.js';
+import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
 
 const TOKEN = 'tok-1-a8f3c2e1d4b5';
 const SECRETS = [KEY, SECRET, TOKEN];
 
-let server: TestServer;
-let client: PartnerClient | undefined;
-
-beforeEach(async () => {
-  server = await startTestServer();
-});
-
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  await server.close();
-});
+const t = useTestServer();
 
 /** Every way an error or object is commonly printed or shipped to a tracker. */
 function renderings(value: unknown): string[] {
@@ -41,19 +30,19 @@ function capture(): Logger & { lines: string[] } {
 
 describe('secrets never leave in errors', () => {
   it('scrubs credentials a server echoes into an error message and details', async () => {
-    server.on(
+    t.server.on(
       TOKEN_ROUTE,
       fail(401, 'UNAUTHORIZED', { message: `bad key ${KEY} or secret ${SECRET}`, details: { key: KEY, secret: SECRET } }),
     );
-    client = clientFor(server);
+    const client = t.client;
     const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
     expect((error as Error).message).toContain('[REDACTED]');
     expectNoSecret(error);
   });
 
   it('scrubs the access token from errors of authenticated calls', async () => {
-    server.on('GET /api/v1.1/ping', fail(400, 'VALIDATION_ERROR', { message: `token ${TOKEN} not allowed here`, details: { validationErrors: [TOKEN] } }));
-    client = clientFor(server);
+    t.server.on('GET /api/v1.1/ping', fail(400, 'VALIDATION_ERROR', { message: `token ${TOKEN} not allowed here`, details: { validationErrors: [TOKEN] } }));
+    const client = t.client;
     const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
     expectNoSecret(error);
   });
@@ -63,8 +52,8 @@ describe('secrets never leave in errors', () => {
     ['a truncated body', { status: 200, raw: '{"success":tr' }],
     ['data that fails validation', ok({ wrong: true })],
   ])('keeps %s free of secrets', async (_name, reply) => {
-    server.on('GET /api/v1.1/ping', reply);
-    client = clientFor(server, { maxRetries: 0 });
+    t.server.on('GET /api/v1.1/ping', reply);
+    const client = await t.connect({ maxRetries: 0 });
     const { z } = await import('zod');
     const error = await client
       .request({ method: 'GET', path: '/api/v1.1/ping', schema: z.object({ pong: z.boolean() }) })
@@ -74,15 +63,13 @@ describe('secrets never leave in errors', () => {
   });
 
   it('keeps timeouts and connection errors free of secrets', async () => {
-    server.on('GET /api/v1.1/ping', { hang: true });
-    client = clientFor(server, { timeoutMs: 100, maxRetries: 0 });
+    t.server.on('GET /api/v1.1/ping', { hang: true });
+    const client = await t.connect({ timeoutMs: 100, maxRetries: 0 });
     expectNoSecret(await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught));
-    const url = server.url;
-    await server.close();
-    const refused = new PartnerClient({ baseUrl: url, key: KEY, secret: SECRET, maxRetries: 0 });
+    const url = t.server.url;
+    await t.server.close();
+    const refused = t.track(new PartnerClient({ baseUrl: url, key: KEY, secret: SECRET, maxRetries: 0 }));
     expectNoSecret(await refused.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught));
-    await refused.close();
-    server = await startTestServer();
   });
 });
 
@@ -97,7 +84,7 @@ describe('secrets never leave through the cause chain of a connection error', ()
   }
 
   it('scrubs a dispatcher error that echoes the Authorization header, at every depth', async () => {
-    server.on('GET /api/v1.1/ping', ok(1));
+    t.server.on('GET /api/v1.1/ping', ok(1));
     class EchoingAgent extends Agent {
       override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
         const headers = options.headers as Record<string, string>;
@@ -111,7 +98,7 @@ describe('secrets never leave through the cause chain of a connection error', ()
       }
     }
     const dispatcher = new EchoingAgent();
-    client = clientFor(server, { dispatcher, maxRetries: 0 });
+    const client = await t.connect({ dispatcher, maxRetries: 0 });
     const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
     await dispatcher.close();
     expect(error).toBeInstanceOf(ConnectionError);
@@ -124,15 +111,15 @@ describe('secrets never leave through the cause chain of a connection error', ()
     const fetchImpl: typeof fetch = async (_input, init) => {
       throw new TypeError('fetch failed', { cause: new Error(`could not send ${String(init?.body)}`) });
     };
-    client = new PartnerClient({ baseUrl: 'https://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl, maxRetries: 0 });
+    const client = t.track(new PartnerClient({ baseUrl: 'https://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl, maxRetries: 0 }));
     const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConnectionError);
     expectNoSecretInChain(error);
   });
 
   it('scrubs response headers kept on an API error when a proxy echoes the token', async () => {
-    server.on('GET /api/v1.1/ping', fail(403, 'FORBIDDEN', { headers: { 'x-echo-authorization': `Bearer ${TOKEN}` } }));
-    client = clientFor(server);
+    t.server.on('GET /api/v1.1/ping', fail(403, 'FORBIDDEN', { headers: { 'x-echo-authorization': `Bearer ${TOKEN}` } }));
+    const client = t.client;
     const error = (await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught)) as ApiError;
     expect(error.headers['x-echo-authorization']).toBe('Bearer [REDACTED]');
     expectNoSecret(error.headers);
@@ -141,27 +128,27 @@ describe('secrets never leave through the cause chain of a connection error', ()
 
 describe('secrets never leave in printed objects and logs', () => {
   it('prints a client, before and after its first call, with the base URL and no credentials', async () => {
-    server.on('GET /api/v1.1/ping', ok(1));
-    client = clientFor(server, { defaultHeaders: { 'X-Partner': 'p1' } });
+    t.server.on('GET /api/v1.1/ping', ok(1));
+    const client = await t.connect({ defaultHeaders: { 'X-Partner': 'p1' } });
     expectNoSecret(client);
     await client.request({ method: 'GET', path: '/api/v1.1/ping' });
     expectNoSecret(client);
-    expect(inspect(client)).toContain(server.url);
+    expect(inspect(client)).toContain(t.server.url);
   });
 
   it('drops credentials embedded in the base URL from printed output', () => {
-    client = new PartnerClient({ baseUrl: `https://user:${SECRET}@api.example.test/`, key: KEY, secret: SECRET });
+    const client = t.track(new PartnerClient({ baseUrl: `https://user:${SECRET}@api.example.test/`, key: KEY, secret: SECRET }));
     expectNoSecret(client);
   });
 
   it('logs requests, the re-authentication and retries at debug level with every secret redacted', async () => {
-    server.on('GET /api/v1.1/ping', [
+    t.server.on('GET /api/v1.1/ping', [
       fail(401, 'UNAUTHORIZED'),
       fail(500, 'INTERNAL_ERROR', { message: `failed for ${KEY}:${SECRET} with tok-2-a8f3c2e1d4b5` }),
       ok(1),
     ]);
     const logger = capture();
-    client = clientFor(server, { logger, logLevel: 'debug' });
+    const client = await t.connect({ logger, logLevel: 'debug' });
     await client.request({ method: 'GET', path: '/api/v1.1/ping' });
     expect(logger.lines.some((line) => line.startsWith('GET /api/v1.1/ping'))).toBe(true);
     expect(logger.lines.some((line) => line.includes('"authorization":"[REDACTED]"'))).toBe(true);
@@ -186,7 +173,7 @@ describe('plain http', () => {
 
   it('refuses to send credentials over http:// to a non-loopback host, before sending anything', async () => {
     const { calls, fetchImpl } = countingFetch();
-    client = new PartnerClient({ baseUrl: 'http://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl });
+    const client = t.track(new PartnerClient({ baseUrl: 'http://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl }));
     const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error).toMatchObject({ code: 'INSECURE_TRANSPORT' });
@@ -204,14 +191,14 @@ describe('plain http', () => {
     'http://10.0.0.1',
   ])('refuses plain http to %s, which is not loopback', async (baseUrl) => {
     const { calls, fetchImpl } = countingFetch();
-    client = new PartnerClient({ baseUrl, key: KEY, secret: SECRET, fetch: fetchImpl });
+    const client = t.track(new PartnerClient({ baseUrl, key: KEY, secret: SECRET, fetch: fetchImpl }));
     await expect(client.request({ method: 'GET', path: '/x', auth: false })).rejects.toMatchObject({ code: 'INSECURE_TRANSPORT' });
     expect(calls).toEqual([]);
   });
 
   it('sends over http:// to a non-loopback host when allowInsecureHttp is set', async () => {
     const { calls, fetchImpl } = countingFetch();
-    client = new PartnerClient({ baseUrl: 'http://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl, allowInsecureHttp: true });
+    const client = t.track(new PartnerClient({ baseUrl: 'http://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl, allowInsecureHttp: true }));
     await client.request({ method: 'GET', path: '/api/v1.1/auth/token', auth: false });
     expect(calls).toEqual(['http://api.example.test/api/v1.1/auth/token']);
   });
@@ -230,7 +217,7 @@ describe('plain http', () => {
     'allows plain http to loopback %s',
     async (baseUrl) => {
       const { calls, fetchImpl } = countingFetch();
-      client = new PartnerClient({ baseUrl, key: KEY, secret: SECRET, fetch: fetchImpl });
+      const client = t.track(new PartnerClient({ baseUrl, key: KEY, secret: SECRET, fetch: fetchImpl }));
       await client.request({ method: 'GET', path: '/x', auth: false });
       expect(calls).toHaveLength(1);
     },

@@ -1,26 +1,15 @@
 import { createServer } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConnectionError, InternalServerError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { Logger } from '../../src/index.js';
-import { fail, ok, startTestServer, type TestServer } from '../helpers/server.js';
-import { clientFor, elapsedSince, KEY, SECRET } from '../helpers/server-client.js';
+import { fail, ok } from '../helpers/server.js';
+import { elapsedSince, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
 const getThing = (client: PartnerClient, maxRetries?: number) =>
   client.request({ method: 'GET', path: '/api/v1.1/thing', ...(maxRetries === undefined ? {} : { maxRetries }) });
 
-let server: TestServer;
-let client: PartnerClient;
-
-beforeEach(async () => {
-  server = await startTestServer();
-  client = clientFor(server);
-});
-
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useTestServer();
 
 function recordingLogger(): Logger & { lines: Array<{ level: string; message: string }> } {
   const lines: Array<{ level: string; message: string }> = [];
@@ -38,21 +27,21 @@ async function closedPortUrl(): Promise<string> {
 
 describe('what is retried', () => {
   it('retries a GET after 500 and 503 and returns the success', async () => {
-    server.on(THING, [fail(500, 'INTERNAL_ERROR'), fail(503, 'INTERNAL_ERROR'), ok({ done: true })]);
-    await expect(getThing(client)).resolves.toEqual({ done: true });
-    expect(server.requestsTo(THING)).toHaveLength(3);
+    t.server.on(THING, [fail(500, 'INTERNAL_ERROR'), fail(503, 'INTERNAL_ERROR'), ok({ done: true })]);
+    await expect(getThing(t.client)).resolves.toEqual({ done: true });
+    expect(t.server.requestsTo(THING)).toHaveLength(3);
   });
 
   it('makes at most maxRetries + 1 attempts (default 2 retries) and throws the typed error', async () => {
-    server.on(THING, fail(500, 'INTERNAL_ERROR'));
-    await expect(getThing(client)).rejects.toBeInstanceOf(InternalServerError);
-    expect(server.requestsTo(THING)).toHaveLength(3);
+    t.server.on(THING, fail(500, 'INTERNAL_ERROR'));
+    await expect(getThing(t.client)).rejects.toBeInstanceOf(InternalServerError);
+    expect(t.server.requestsTo(THING)).toHaveLength(3);
   });
 
   it('honours a per-call maxRetries', async () => {
-    server.on(THING, fail(500, 'INTERNAL_ERROR'));
-    await expect(getThing(client, 0)).rejects.toBeInstanceOf(InternalServerError);
-    expect(server.requestsTo(THING)).toHaveLength(1);
+    t.server.on(THING, fail(500, 'INTERNAL_ERROR'));
+    await expect(getThing(t.client, 0)).rejects.toBeInstanceOf(InternalServerError);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 
   it.each([
@@ -64,40 +53,39 @@ describe('what is retried', () => {
     [501, 'NOT_IMPLEMENTED'],
     [502, 'DELIVERY_FAILED'],
   ])('never retries HTTP %i %s', async (status, code) => {
-    server.on(THING, fail(status, code));
-    await expect(getThing(client)).rejects.toMatchObject({ status, code });
-    expect(server.requestsTo(THING)).toHaveLength(1);
+    t.server.on(THING, fail(status, code));
+    await expect(getThing(t.client)).rejects.toMatchObject({ status, code });
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 
   it('retries a GET that timed out', async () => {
-    server.on(THING, [{ hang: true }, ok({ done: true })]);
-    await client.close();
-    client = clientFor(server, { timeoutMs: 150 });
-    await expect(getThing(client)).resolves.toEqual({ done: true });
-    expect(server.requestsTo(THING)).toHaveLength(2);
+    t.server.on(THING, [{ hang: true }, ok({ done: true })]);
+    await t.connect({ timeoutMs: 150 });
+    await expect(getThing(t.client)).resolves.toEqual({ done: true });
+    expect(t.server.requestsTo(THING)).toHaveLength(2);
   });
 });
 
 describe('Retry-After', () => {
   it('waits the full Retry-After before retrying a 429', async () => {
-    server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok({ done: true })]);
+    t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok({ done: true })]);
     const start = performance.now();
-    await expect(getThing(client)).resolves.toEqual({ done: true });
+    await expect(getThing(t.client)).resolves.toEqual({ done: true });
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000);
-    const [first, second] = server.requestsTo(THING);
+    const [first, second] = t.server.requestsTo(THING);
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1000);
   });
 
   it('counts the Retry-After wait from the 429 answer, never retrying earlier', async () => {
-    server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok({ done: true })]);
-    await getThing(client);
-    const [throttled, retry] = server.requestsTo(THING);
+    t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok({ done: true })]);
+    await getThing(t.client);
+    const [throttled, retry] = t.server.requestsTo(THING);
     expect((retry?.at ?? 0) - (throttled?.answeredAt ?? Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(1000);
   });
 
   it('honours a Retry-After given as an HTTP date: the retry arrives at or after that date', async () => {
     let retryAt = '';
-    server.on(THING, [
+    t.server.on(THING, [
       () => {
         // Two seconds ahead, at whole-second precision as HTTP dates are.
         retryAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 1000).toUTCString();
@@ -105,17 +93,17 @@ describe('Retry-After', () => {
       },
       ok({ done: true }),
     ]);
-    await expect(getThing(client)).resolves.toEqual({ done: true });
-    const retry = server.requestsTo(THING)[1];
+    await expect(getThing(t.client)).resolves.toEqual({ done: true });
+    const retry = t.server.requestsTo(THING)[1];
     expect(retry?.date).toBeGreaterThanOrEqual(Date.parse(retryAt));
   });
 
   it('throws RateLimitError with retryAfterSeconds after the last attempt', async () => {
-    server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }));
-    const error = await getThing(client, 1).catch((caught: unknown) => caught);
+    t.server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }));
+    const error = await getThing(t.client, 1).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterSeconds).toBe(1);
-    expect(server.requestsTo(THING)).toHaveLength(2);
+    expect(t.server.requestsTo(THING)).toHaveLength(2);
   });
 });
 
@@ -123,23 +111,22 @@ describe('writes without idempotency', () => {
   const post = (target: PartnerClient) => target.request({ method: 'POST', path: '/api/v1.1/thing', body: { a: 1 } });
 
   it('does not retry a plain POST after a 500', async () => {
-    server.on('POST /api/v1.1/thing', fail(500, 'INTERNAL_ERROR'));
-    await expect(post(client)).rejects.toBeInstanceOf(InternalServerError);
-    expect(server.requestsTo('POST /api/v1.1/thing')).toHaveLength(1);
+    t.server.on('POST /api/v1.1/thing', fail(500, 'INTERNAL_ERROR'));
+    await expect(post(t.client)).rejects.toBeInstanceOf(InternalServerError);
+    expect(t.server.requestsTo('POST /api/v1.1/thing')).toHaveLength(1);
   });
 
   it('does not retry a plain POST that timed out', async () => {
-    server.on('POST /api/v1.1/thing', { hang: true });
-    await client.close();
-    client = clientFor(server, { timeoutMs: 150 });
-    await expect(post(client)).rejects.toBeInstanceOf(TimeoutError);
-    expect(server.requestsTo('POST /api/v1.1/thing')).toHaveLength(1);
+    t.server.on('POST /api/v1.1/thing', { hang: true });
+    await t.connect({ timeoutMs: 150 });
+    await expect(post(t.client)).rejects.toBeInstanceOf(TimeoutError);
+    expect(t.server.requestsTo('POST /api/v1.1/thing')).toHaveLength(1);
   });
 
   it('retries a plain POST after a 429, which turned it away before it was processed', async () => {
-    server.on('POST /api/v1.1/thing', [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '0' } }), ok({ done: true })]);
-    await expect(post(client)).resolves.toEqual({ done: true });
-    expect(server.requestsTo('POST /api/v1.1/thing')).toHaveLength(2);
+    t.server.on('POST /api/v1.1/thing', [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '0' } }), ok({ done: true })]);
+    await expect(post(t.client)).resolves.toEqual({ done: true });
+    expect(t.server.requestsTo('POST /api/v1.1/thing')).toHaveLength(2);
   });
 
   it('retries a plain POST when the connection was refused (never sent)', async () => {
@@ -158,19 +145,18 @@ describe('writes without idempotency', () => {
 describe('backoff', () => {
   it('logs each retry as a warning naming the route and the wait', async () => {
     const logger = recordingLogger();
-    await client.close();
-    client = new PartnerClient({ baseUrl: server.url, key: KEY, secret: SECRET, logger });
-    server.on(THING, [fail(500, 'INTERNAL_ERROR'), ok({ done: true })]);
-    await getThing(client);
+    await t.connect({ logger });
+    t.server.on(THING, [fail(500, 'INTERNAL_ERROR'), ok({ done: true })]);
+    await getThing(t.client);
     const warnings = logger.lines.filter((line) => line.level === 'warn');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.message).toMatch(/^retrying GET \/api\/v1\.1\/thing in \d+ ms$/);
   });
 
   it('waits less than the 500 ms × 2^n cap between attempts (full jitter)', async () => {
-    server.on(THING, [fail(500, 'INTERNAL_ERROR'), fail(500, 'INTERNAL_ERROR'), ok({ done: true })]);
+    t.server.on(THING, [fail(500, 'INTERNAL_ERROR'), fail(500, 'INTERNAL_ERROR'), ok({ done: true })]);
     const start = performance.now();
-    await getThing(client);
+    await getThing(t.client);
     // First wait < 500 ms, second < 1000 ms, plus request time.
     expect(elapsedSince(start)).toBeLessThan(1500 + 500);
   });

@@ -1,31 +1,20 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigurationError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
-import { fail, ok, startTestServer, type TestServer, tokenAnswer } from '../helpers/server.js';
-import { clientFor, elapsedSince } from '../helpers/server-client.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigurationError, RateLimitError, TimeoutError } from '../../src/index.js';
+import { fail, ok, tokenAnswer } from '../helpers/server.js';
+import { elapsedSince, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
 
-let server: TestServer;
-let client: PartnerClient;
-
-beforeEach(async () => {
-  server = await startTestServer();
-  client = clientFor(server, { timeoutMs: 200 });
-});
-
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useTestServer({ timeoutMs: 200 });
 
 const getThing = (options: { signal?: AbortSignal; maxRetries?: number; timeoutMs?: number } = {}) =>
-  client.request({ method: 'GET', path: '/api/v1.1/thing', ...options });
+  t.client.request({ method: 'GET', path: '/api/v1.1/thing', ...options });
 
 describe('timeouts', () => {
   it('fails an attempt that takes longer than timeoutMs with TimeoutError', async () => {
-    server.on(THING, { hang: true });
+    t.server.on(THING, { hang: true });
     const start = performance.now();
     const error = await getThing({ maxRetries: 0 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
@@ -34,19 +23,19 @@ describe('timeouts', () => {
   });
 
   it('takes a per-call timeoutMs over the client default', async () => {
-    server.on(THING, { status: 200, json: { success: true, data: 1 }, delayMs: 400 });
+    t.server.on(THING, { status: 200, json: { success: true, data: 1 }, delayMs: 400 });
     await expect(getThing({ maxRetries: 0, timeoutMs: 1000 })).resolves.toBe(1);
     await expect(getThing({ maxRetries: 0 })).rejects.toBeInstanceOf(TimeoutError);
   });
 
   it('does not start a Retry-After wait that would end past the overall deadline', async () => {
     // Deadline: 200 ms × 2 attempts + 60 s; a 120 s Retry-After cannot fit.
-    server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '120' } }));
+    t.server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '120' } }));
     const start = performance.now();
     const error = await getThing({ maxRetries: 1 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(elapsedSince(start)).toBeLessThan(1000);
-    expect(server.requestsTo(THING)).toHaveLength(1);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 });
 
@@ -55,27 +44,16 @@ afterEach(() => {
 });
 
 describe('cancellation', () => {
-  it('rejects at once with the signal reason when aborted during a backoff wait', async () => {
-    server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '5' } }));
-    const controller = new AbortController();
-    const pending = getThing({ signal: controller.signal });
-    while (server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const reason = new Error('caller gave up');
-    const start = performance.now();
-    controller.abort(reason);
-    await expect(pending).rejects.toBe(reason);
-    expect(elapsedSince(start)).toBeLessThan(100);
-    expect(server.requestsTo(THING)).toHaveLength(1);
-  });
-
-  it('rejects at once when aborted during an exponential backoff wait', async () => {
+  it.each([
+    ["a 429's Retry-After wait", fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '5' } })],
+    ['an exponential backoff wait after a 503', fail(503, 'INTERNAL_ERROR')],
+  ])('rejects at once with the signal reason when aborted during %s, and sends nothing more', async (_wait, reply) => {
     // The jittered backoff before the first retry is random below 500 ms: pin it near the top.
     vi.spyOn(Math, 'random').mockReturnValue(0.99);
-    server.on(THING, fail(503, 'INTERNAL_ERROR'));
+    t.server.on(THING, reply);
     const controller = new AbortController();
     const pending = getThing({ signal: controller.signal });
-    while (server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const reason = new Error('caller gave up');
     const start = performance.now();
@@ -83,61 +61,59 @@ describe('cancellation', () => {
     await expect(pending).rejects.toBe(reason);
     expect(elapsedSince(start)).toBeLessThan(100);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(server.requestsTo(THING)).toHaveLength(1);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 
   it('rejects at once when aborted while waiting for the token exchange', async () => {
-    server.on('POST /api/v1.1/auth/token', { ...tokenAnswer(), delayMs: 2000 });
+    t.server.on('POST /api/v1.1/auth/token', { ...tokenAnswer(), delayMs: 2000 });
     const controller = new AbortController();
     const pending = getThing({ signal: controller.signal });
-    while (server.exchanges === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (t.server.exchanges === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const start = performance.now();
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect(elapsedSince(start)).toBeLessThan(100);
-    expect(server.requestsTo(THING)).toHaveLength(0);
+    expect(t.server.requestsTo(THING)).toHaveLength(0);
   });
 
   it('cuts a request in flight and does not retry it', async () => {
-    server.on(THING, { hang: true });
-    await client.close();
-    client = clientFor(server, { timeoutMs: 10_000 });
+    t.server.on(THING, { hang: true });
+    await t.connect({ timeoutMs: 10_000 });
     const controller = new AbortController();
     const pending = getThing({ signal: controller.signal });
-    while (server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     const error = await pending.catch((caught: unknown) => caught);
     expect((error as Error).name).toBe('AbortError');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.requestsTo(THING)).toHaveLength(1);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 
   it('sends nothing when the signal is already aborted', async () => {
-    server.on(THING, ok(1));
+    t.server.on(THING, ok(1));
     await expect(getThing({ signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
-    expect(server.requests).toHaveLength(0);
+    expect(t.server.requests).toHaveLength(0);
   });
 
   it('rejects a call waiting for a rate-limit slot when aborted', async () => {
-    server.on(THING, ok(1));
-    await client.close();
-    client = clientFor(server, { rateLimit: { account: { limit: 2, windowMs: 10_000 } } });
+    t.server.on(THING, ok(1));
+    await t.connect({ rateLimit: { account: { limit: 2, windowMs: 10_000 } } });
     await getThing();
     const controller = new AbortController();
     const waiting = getThing({ signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
     // The token exchange and the first call used the two slots.
-    expect(server.requestsTo(THING)).toHaveLength(1);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 });
 
 describe('close()', () => {
   it('lets a process that made a call exit promptly, with no handle left', async () => {
-    server.on('GET /api/v1.1/ping', ok({ pong: true }));
+    t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
     const script = fileURLToPath(new URL('../helpers/server-child.ts', import.meta.url));
     const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-    const child = spawn(tsx, [script], { env: { ...process.env, CHILD_BASE_URL: server.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tsx, [script], { env: { ...process.env, CHILD_BASE_URL: t.server.url }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -152,16 +128,15 @@ describe('close()', () => {
   });
 
   it('rejects calls made after close()', async () => {
-    await client.close();
+    await t.client.close();
     await expect(getThing()).rejects.toThrow(/closed/);
   });
 });
 
 describe('close() during a call', () => {
   it('rejects a call waiting for a rate-limit slot and does not retry it', async () => {
-    server.on(THING, ok(1));
-    await client.close();
-    client = clientFor(server, { rateLimit: { account: { limit: 2, windowMs: 10_000 } } });
+    t.server.on(THING, ok(1));
+    await t.connect({ rateLimit: { account: { limit: 2, windowMs: 10_000 } } });
     await getThing();
     const waiting = getThing();
     const outcome = waiting.then(
@@ -169,9 +144,9 @@ describe('close() during a call', () => {
       (error: unknown) => error,
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await client.close();
+    await t.client.close();
     expect(await outcome).toBeInstanceOf(ConfigurationError);
     expect(String(await outcome)).toMatch(/closed/);
-    expect(server.requestsTo(THING)).toHaveLength(1);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 });

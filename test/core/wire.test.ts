@@ -3,59 +3,51 @@ import type { AddressInfo, Socket } from 'node:net';
 import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { Agent, type Dispatcher } from 'undici';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConnectionError, type PartnerClient } from '../../src/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConnectionError } from '../../src/index.js';
 import { VERSION } from '../../src/core/version.js';
-import { ok, startTestServer, type TestServer } from '../helpers/server.js';
-import { clientFor } from '../helpers/server-client.js';
+import { ok } from '../helpers/server.js';
+import { clientFor, useTestServer } from '../helpers/server-client.js';
 
-let server: TestServer;
-let client: PartnerClient | undefined;
+const t = useTestServer();
 
-beforeEach(async () => {
-  server = await startTestServer();
-});
-
-afterEach(async () => {
+afterEach(() => {
   vi.unstubAllEnvs();
-  await client?.close();
-  client = undefined;
-  await server.close();
 });
 
 describe('request line and headers', () => {
   it('sends an encoded path exactly as given, %2E%2E included', async () => {
-    client = clientFor(server);
+    const client = t.client;
     await client.request({ method: 'GET', path: '/api/v1.1/sims/%2E%2E/subscription' }).catch(() => undefined);
-    expect(server.requests.at(-1)?.path).toBe('/api/v1.1/sims/%2E%2E/subscription');
+    expect(t.server.requests.at(-1)?.path).toBe('/api/v1.1/sims/%2E%2E/subscription');
   });
 
   it('serialises the query like URLSearchParams and leaves out undefined and null', async () => {
-    server.on('GET /api/v1.1/sims', ok([]));
-    client = clientFor(server);
+    t.server.on('GET /api/v1.1/sims', ok([]));
+    const client = t.client;
     await client.request({
       method: 'GET',
       path: '/api/v1.1/sims',
       query: { page: 2, pageSize: 20, search: 'a b&c', status: undefined, assignedTo: null, active: true },
     });
-    expect(server.requestsTo('GET /api/v1.1/sims')[0]?.path).toBe('/api/v1.1/sims?page=2&pageSize=20&search=a+b%26c&active=true');
+    expect(t.server.requestsTo('GET /api/v1.1/sims')[0]?.path).toBe('/api/v1.1/sims?page=2&pageSize=20&search=a+b%26c&active=true');
   });
 
   it('keeps a path prefix of the base URL', async () => {
-    server.on('GET /partner/api/v1.1/ping', ok(1));
-    server.on('POST /partner/api/v1.1/auth/token', (request, count) => {
+    t.server.on('GET /partner/api/v1.1/ping', ok(1));
+    t.server.on('POST /partner/api/v1.1/auth/token', (request, count) => {
       void request;
       return { status: 200, json: { success: true, data: { access_token: `tok-${count}-prefix99`, token_type: 'Bearer', expires_in: 3600, expires_at: new Date(Date.now() + 3_600_000).toISOString() } } };
     });
-    client = clientFor(server, { baseUrl: `${server.url}/partner/` });
+    const client = await t.connect({ baseUrl: `${t.server.url}/partner/` });
     await expect(client.request({ method: 'GET', path: '/api/v1.1/ping' })).resolves.toBe(1);
   });
 
   it('names the SDK, its version and the runtime in User-Agent, and sends JSON bodies', async () => {
-    server.on('POST /api/v1.1/sms', ok({}));
-    client = clientFor(server);
+    t.server.on('POST /api/v1.1/sms', ok({}));
+    const client = t.client;
     await client.request({ method: 'POST', path: '/api/v1.1/sms', body: { text: 'hi' }, headers: { 'X-Trace': 't1' } });
-    const sent = server.requestsTo('POST /api/v1.1/sms')[0];
+    const sent = t.server.requestsTo('POST /api/v1.1/sms')[0];
     expect(sent?.headers['user-agent']).toBe(`mobile-partner-sdk/${VERSION} node/${process.version}`);
     expect(sent?.headers['content-type']).toBe('application/json');
     expect(sent?.headers['x-trace']).toBe('t1');
@@ -68,25 +60,25 @@ describe('request line and headers', () => {
   });
 
   it('does not let caller headers replace Authorization', async () => {
-    server.on('GET /api/v1.1/ping', ok(1));
-    client = clientFor(server);
+    t.server.on('GET /api/v1.1/ping', ok(1));
+    const client = t.client;
     await client.request({ method: 'GET', path: '/api/v1.1/ping', headers: { Authorization: 'Bearer forged' } });
-    expect(server.requestsTo('GET /api/v1.1/ping')[0]?.headers['authorization']).toBe('Bearer tok-1-a8f3c2e1d4b5');
+    expect(t.server.requestsTo('GET /api/v1.1/ping')[0]?.headers['authorization']).toBe('Bearer tok-1-a8f3c2e1d4b5');
   });
 });
 
 describe('built-in undici wire', () => {
   it('reuses one keep-alive connection for sequential calls', async () => {
-    server.on('GET /api/v1.1/ping', ok(1));
-    client = clientFor(server);
+    t.server.on('GET /api/v1.1/ping', ok(1));
+    const client = t.client;
     await client.request({ method: 'GET', path: '/api/v1.1/ping' });
-    const warm = server.connections;
+    const warm = t.server.connections;
     for (let index = 0; index < 5; index++) await client.request({ method: 'GET', path: '/api/v1.1/ping' });
-    expect(server.connections).toBe(warm);
+    expect(t.server.connections).toBe(warm);
   });
 
   it('sends through a caller-given dispatcher', async () => {
-    server.on('GET /api/v1.1/ping', ok(1));
+    t.server.on('GET /api/v1.1/ping', ok(1));
     let dispatched = 0;
     class CountingAgent extends Agent {
       override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
@@ -95,7 +87,7 @@ describe('built-in undici wire', () => {
       }
     }
     const dispatcher = new CountingAgent();
-    client = clientFor(server, { dispatcher });
+    const client = await t.connect({ dispatcher });
     await client.request({ method: 'GET', path: '/api/v1.1/ping' });
     expect(dispatched).toBe(2);
     await client.close();
@@ -105,13 +97,13 @@ describe('built-in undici wire', () => {
   });
 
   it('goes through HTTP_PROXY when it is set', async () => {
-    server.on('GET /api/v1.1/ping', ok(1));
-    const target = new URL(server.url);
+    t.server.on('GET /api/v1.1/ping', ok(1));
+    const target = new URL(t.server.url);
     let proxied = 0;
     const proxy = createHttpServer((incoming, outgoing) => {
       // Plain-http requests reach a forward proxy in absolute form.
       proxied += 1;
-      const url = new URL(incoming.url ?? '/', server.url);
+      const url = new URL(incoming.url ?? '/', t.server.url);
       const forward = httpRequest(
         { host: target.hostname, port: target.port, method: incoming.method, path: url.pathname + url.search, headers: incoming.headers },
         (answer) => {
@@ -135,21 +127,19 @@ describe('built-in undici wire', () => {
     vi.stubEnv('HTTP_PROXY', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
     vi.stubEnv('NO_PROXY', '');
     try {
-      client = clientFor(server);
-      await expect(client.request({ method: 'GET', path: '/api/v1.1/ping' })).resolves.toBe(1);
+      await expect(t.client.request({ method: 'GET', path: '/api/v1.1/ping' })).resolves.toBe(1);
       expect(proxied).toBeGreaterThan(0);
     } finally {
-      await client?.close();
+      await t.client.close();
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
     }
   });
 
   it('reports a refused connection as ConnectionError with requestNotSent', async () => {
-    const url = server.url;
-    await server.close();
-    server = await startTestServer();
-    client = clientFor({ ...server, url }, { maxRetries: 0 });
+    const url = t.server.url;
+    await t.server.close();
+    const client = t.track(clientFor({ ...t.server, url }, { maxRetries: 0 }));
     const error = await client.request({ method: 'GET', path: '/api/v1.1/ping', auth: false }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ code: 'CONNECTION_ERROR', requestNotSent: true });
@@ -158,25 +148,25 @@ describe('built-in undici wire', () => {
 
 describe('fetch option', () => {
   it('sends every request through the given fetch instead of undici', async () => {
-    server.on('GET /api/v1.1/ping', ok({ pong: true }));
+    t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
     const seen: string[] = [];
     const fetchSpy: typeof fetch = (input, init) => {
       seen.push(`${init?.method} ${String(input)}`);
       return fetch(input, init);
     };
-    client = clientFor(server, { fetch: fetchSpy });
+    const client = await t.connect({ fetch: fetchSpy });
     await expect(client.request({ method: 'GET', path: '/api/v1.1/ping', query: { a: 1 } })).resolves.toEqual({ pong: true });
-    expect(seen).toEqual([`POST ${server.url}/api/v1.1/auth/token`, `GET ${server.url}/api/v1.1/ping?a=1`]);
+    expect(seen).toEqual([`POST ${t.server.url}/api/v1.1/auth/token`, `GET ${t.server.url}/api/v1.1/ping?a=1`]);
   });
 });
 
 describe('request bodies', () => {
   it('refuses a body that is not serialisable as JSON before sending anything', async () => {
-    client = clientFor(server);
+    const client = t.client;
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;
     const pending = client.request({ method: 'POST', path: '/api/v1.1/sms', body: cyclic, auth: false });
     await expect(pending).rejects.toMatchObject({ name: 'RequestValidationError', issues: [{ path: 'body' }] });
-    expect(server.requests).toHaveLength(0);
+    expect(t.server.requests).toHaveLength(0);
   });
 });

@@ -1,25 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { PartnerClient } from '../../src/index.js';
-import { ok, startTestServer, type TestServer } from '../helpers/server.js';
-import { clientFor } from '../helpers/server-client.js';
+import { ok } from '../helpers/server.js';
+import { useTestServer } from '../helpers/server-client.js';
 
-let server: TestServer;
-let client: PartnerClient;
-
-beforeEach(async () => {
-  server = await startTestServer();
-  client = clientFor(server);
-});
-
-afterEach(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useTestServer();
 
 describe('.withResponse()', () => {
   it('gives status, lower-cased headers, rate-limit state and replay flag with the data', async () => {
-    server.on(
+    t.server.on(
       'POST /api/v1.1/sms',
       ok(
         { messageId: 'm1' },
@@ -35,7 +23,7 @@ describe('.withResponse()', () => {
         },
       ),
     );
-    const { data, response } = await client.request({ method: 'POST', path: '/api/v1.1/sms', body: {}, idempotent: true }).withResponse();
+    const { data, response } = await t.client.request({ method: 'POST', path: '/api/v1.1/sms', body: {}, idempotent: true }).withResponse();
     expect(data).toEqual({ messageId: 'm1' });
     expect(response.status).toBe(201);
     expect(response.headers['x-request-id']).toBe('req_7');
@@ -44,25 +32,25 @@ describe('.withResponse()', () => {
   });
 
   it('leaves rateLimit undefined and idempotencyReplayed false when the headers are absent', async () => {
-    server.on('GET /api/v1.1/ping', ok(1));
-    const { response } = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).withResponse();
+    t.server.on('GET /api/v1.1/ping', ok(1));
+    const { response } = await t.client.request({ method: 'GET', path: '/api/v1.1/ping' }).withResponse();
     expect(response.rateLimit).toBeUndefined();
     expect(response.idempotencyReplayed).toBe(false);
   });
 
   it('sends the request once whether awaited, withResponse() or both', async () => {
-    server.on('GET /api/v1.1/ping', ok(1));
-    const call = client.request({ method: 'GET', path: '/api/v1.1/ping' });
+    t.server.on('GET /api/v1.1/ping', ok(1));
+    const call = t.client.request({ method: 'GET', path: '/api/v1.1/ping' });
     await call;
     await call.withResponse();
-    expect(server.requestsTo('GET /api/v1.1/ping')).toHaveLength(1);
+    expect(t.server.requestsTo('GET /api/v1.1/ping')).toHaveLength(1);
   });
 });
 
 describe('client.request()', () => {
   it('types and validates the data with the given schema', async () => {
-    server.on('GET /api/v1.1/orders/o1', ok({ id: 'o1', total: 12.5 }));
-    const order = await client.request({
+    t.server.on('GET /api/v1.1/orders/o1', ok({ id: 'o1', total: 12.5 }));
+    const order = await t.client.request({
       method: 'GET',
       path: '/api/v1.1/orders/o1',
       schema: z.object({ id: z.string(), total: z.number() }),
