@@ -100,15 +100,17 @@ describe('receiving deliveries from the sandbox', () => {
     await sandbox.close();
   });
 
-  it.each(Object.keys(adapters))('%s: receives a signed inbound SMS, verifies it and finds it in deliveries.list', async (name) => {
+  /** A fresh local receiver and an SMS registration pointing at it (closed and deleted after the test). */
+  async function smsSite(extra: Partial<Parameters<PartnerClient['webhooks']['create']>[0]> = {}) {
     const site = await receiver();
     open.push(site);
-    const created = await client.webhooks.create({
-      operator,
-      network,
-      eventType: 'sms',
-      webhookUrls: { messageUrl: `${site.url}/sms` },
-    });
+    const registration = { operator, network, eventType: 'sms' as const, webhookUrls: { messageUrl: `${site.url}/sms` } };
+    const created = await client.webhooks.create({ ...registration, ...extra });
+    return { site, registration, created };
+  }
+
+  it.each(Object.keys(adapters))('%s: receives a signed inbound SMS, verifies it and finds it in deliveries.list', async (name) => {
+    const { site, created } = await smsSite();
     expect(created.signingSecret).toMatch(/^whsec_[0-9a-f]{64}$/);
 
     const received = new Promise<WebhookEvent>((resolve) => {
@@ -136,9 +138,7 @@ describe('receiving deliveries from the sandbox', () => {
   });
 
   it('receives the synthetic webhook.test sent by client.webhooks.test, recorded in deliveries.list', async () => {
-    const site = await receiver();
-    open.push(site);
-    const created = await client.webhooks.create({ operator, network, eventType: 'sms', webhookUrls: { messageUrl: `${site.url}/sms` } });
+    const { site, created } = await smsSite();
     const received = new Promise<WebhookEvent>((resolve) => {
       site.use(adapters['express middleware after express.json({ verify })']!({ secret: created.signingSecret, onEvent: resolve }));
     });
@@ -150,10 +150,7 @@ describe('receiving deliveries from the sandbox', () => {
   });
 
   it('keeps verifying across a secret rotation when given the old and the new secret', async () => {
-    const site = await receiver();
-    open.push(site);
-    const registration = { operator, network, eventType: 'sms' as const, webhookUrls: { messageUrl: `${site.url}/sms` } };
-    const first = await client.webhooks.create(registration);
+    const { site, registration, created: first } = await smsSite();
     const second = await client.webhooks.create({ ...registration, update: true });
     expect(second.id).toBe(first.id);
     expect(second.signingSecret).not.toBe(first.signingSecret);
@@ -165,13 +162,7 @@ describe('receiving deliveries from the sandbox', () => {
   });
 
   it('refuses a delivery signed with another secret, so the sandbox records it FAILED', async () => {
-    const site = await receiver();
-    open.push(site);
-    const created = await client.webhooks.create({
-      operator,
-      network,
-      eventType: 'sms',
-      webhookUrls: { messageUrl: `${site.url}/sms` },
+    const { site, created } = await smsSite({
       retryPolicy: { maxAttempts: 1, backoffStrategy: 'fixed', initialDelaySeconds: 60, maxDelaySeconds: 60 },
     });
     const reasons: string[] = [];
