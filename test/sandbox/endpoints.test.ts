@@ -48,6 +48,13 @@ describe('every endpoint of spec part 4', () => {
     expectDocumentedAnswer(endpoint, await callEndpoint(s, endpoint, ids, s.token));
   });
 
+  it('issues tokens for 3600 s by default (spec part 5 rule 3)', async () => {
+    const res = await s.post('/api/v1.1/auth/token', { key: s.sandbox.key, secret: s.sandbox.secret });
+    const { expires_in, expires_at } = res.body.data;
+    expect(expires_in).toBe(3600);
+    expect(Date.parse(expires_at) - Date.parse((await s.control('GET', '/_sandbox/time')).body.now)).toBeGreaterThan(3_590_000);
+  });
+
   it('answers 401 UNAUTHORIZED without a bearer on every route but the transaction poll, the eligibility check and the exchange', async () => {
     const ids = await prepareIds(s);
     for (const endpoint of ENDPOINTS) {
