@@ -169,6 +169,25 @@ describe('inbound event deliveries', () => {
   });
 });
 
+describe('voice events and the plan of the line', () => {
+  it('delivers voice events only for lines whose plan includes voice (spec part 4, registration rule 1)', async () => {
+    const sims = [...h.sandbox.ctx.state.sims.values()];
+    const mute = sims.find((sim) => !sim.voiceEnabled)!;
+    const voiced = sims.find((sim) => sim.voiceEnabled && sim.operator === mute.operator && sim.network === mute.network)!;
+    const sink = await receiver();
+    await register({ operator: mute.operator, network: mute.network, eventType: 'voice', webhookUrls: { voiceUrl: sink.url } });
+    const line = { operator: mute.operator, network: mute.network };
+    const skipped = await h.control('POST', '/_sandbox/events/voice', { ...line, to: mute.phoneNumber });
+    expect(skipped.body).toMatchObject({ deliveries: [], skipped: expect.any(String) });
+    const sent = await h.control('POST', '/_sandbox/events/voice', { ...line, to: voiced.phoneNumber });
+    expect(sent.body.deliveries).toHaveLength(1);
+    await waitFor(() => sink.received.length === 1, 'the voice delivery');
+    await settle();
+    expect(JSON.parse(sink.received[0]!.rawBody).to).toBe(voiced.phoneNumber);
+    expect(sink.received).toHaveLength(1);
+  });
+});
+
 describe('retry schedules on the sandbox clock', () => {
   async function expectRetryAfter(deliveryId: string, delayMs: number, attemptsBefore: number): Promise<void> {
     await h.advance(delayMs - 1);
