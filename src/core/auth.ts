@@ -47,12 +47,16 @@ export class TokenManager {
     try {
       const response = await this.#exchange();
       const now = Date.now();
-      const parsedExpiry = Date.parse(response.expires_at);
-      const expiresAt = Number.isNaN(parsedExpiry) ? now + response.expires_in * 1000 : parsedExpiry;
-      const lifetimeMs = Math.max(0, expiresAt - now);
+      // The lifetime in seconds is immune to a skew between our clock and the server's, which
+      // `expires_at` is not: a clock an hour fast would otherwise exchange on every call.
+      const expiresAt =
+        Number.isFinite(response.expires_in) && response.expires_in > 0
+          ? now + response.expires_in * 1000
+          : Date.parse(response.expires_at);
+      const lifetimeMs = Number.isNaN(expiresAt) ? 0 : Math.max(0, expiresAt - now);
       const previous = this.#token;
       this.#token = response.access_token;
-      this.#refreshAt = expiresAt - Math.min(REFRESH_MARGIN_MS, lifetimeMs * 0.1);
+      this.#refreshAt = now + lifetimeMs - Math.min(REFRESH_MARGIN_MS, lifetimeMs * 0.1);
       this.#onToken(this.#token, previous);
       return response.access_token;
     } finally {

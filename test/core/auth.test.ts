@@ -51,6 +51,22 @@ describe('token exchange', () => {
     expect(t.server.requestsTo(PING).at(-1)?.headers['authorization']).toBe('Bearer tok-2-a8f3c2e1d4b5');
   });
 
+  it('goes by expires_in, so a clock far ahead of the server does not exchange on every call', async () => {
+    // The server's expires_at looks two hours old to a client whose clock runs three hours fast.
+    t.server.on(TOKEN_ROUTE, {
+      status: 200,
+      json: {
+        success: true,
+        data: { access_token: 'tok-skew-a8f3c2e1d4b5', token_type: 'Bearer', expires_in: 3600, expires_at: new Date(Date.now() - 7_200_000).toISOString() },
+      },
+    });
+    const client = t.client;
+    await ping(client);
+    await ping(client);
+    await ping(client);
+    expect(t.server.exchanges).toBe(1);
+  });
+
   it('uses 10% of the lifetime as the margin for short-lived tokens', async () => {
     t.server.on(TOKEN_ROUTE, tokenReply(100));
     const client = t.client;
