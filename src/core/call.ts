@@ -30,6 +30,8 @@ export interface Pipeline {
   defaultHeaders: Record<string, string> | undefined;
   logger: LevelLogger;
   scrubber: Scrubber;
+  /** Aborted by `close()`: a call waiting to retry gives up at once instead of holding a timer. */
+  closing: AbortSignal;
 }
 
 function serializeBody(body: unknown, route: string): string {
@@ -181,7 +183,8 @@ export class Call<T> {
         reason: error instanceof PartnerError ? error.toJSON() : String(error),
       });
     }
-    await sleep(delayMs, this.#signal);
+    const closing = this.#pipeline.closing;
+    await sleep(delayMs, this.#signal ? AbortSignal.any([this.#signal, closing]) : closing);
     return true;
   }
 

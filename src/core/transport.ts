@@ -37,6 +37,7 @@ export class HttpTransport implements Transport {
   #key: string | undefined;
   #secret: string | undefined;
   #pipeline: Pipeline | undefined;
+  #closing: AbortController | undefined;
   #closed = false;
 
   constructor(options: ClientOptions = {}) {
@@ -61,6 +62,7 @@ export class HttpTransport implements Transport {
     const pipeline = this.#pipeline;
     this.#pipeline = undefined;
     if (!pipeline) return;
+    this.#closing?.abort(new ConfigurationError('the client was closed while the call waited to retry'));
     pipeline.limiter?.close();
     await pipeline.wire.close();
   }
@@ -80,6 +82,7 @@ export class HttpTransport implements Transport {
     }
     assertSecureBaseUrl(url, options.allowInsecureHttp ?? false);
     const scrubber = new Scrubber();
+    this.#closing = new AbortController();
     const limiter: RateLimiter | undefined =
       options.rateLimit === false ? undefined : new LocalRateLimiter(options.rateLimit);
     const pipeline: Pipeline = {
@@ -100,6 +103,7 @@ export class HttpTransport implements Transport {
       defaultHeaders: lowerCaseHeaders(options.defaultHeaders),
       logger: new LevelLogger(options.logger, options.logLevel),
       scrubber,
+      closing: this.#closing.signal,
     };
     this.#pipeline = pipeline;
     return pipeline;

@@ -109,8 +109,9 @@ describe('cancellation', () => {
 });
 
 describe('close()', () => {
-  it('lets a process that made a call exit promptly, with no handle left', async () => {
+  it('lets a process exit promptly, with no handle left, even with a call waiting out a 30 s Retry-After', async () => {
     t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
+    t.server.on('GET /api/v1.1/busy', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
     const script = fileURLToPath(new URL('../helpers/server-child.ts', import.meta.url));
     const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
     const child = spawn(tsx, [script], { env: { ...process.env, CHILD_BASE_URL: t.server.url }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -122,8 +123,9 @@ describe('close()', () => {
     const exitedAt = Date.now();
     expect(errors).toBe('');
     expect(code).toBe(0);
-    const report = JSON.parse(output.trim()) as { closedAt: number; handles: string[] };
+    const report = JSON.parse(output.trim()) as { closedAt: number; handles: string[]; waitingOutcome: string };
     expect(report.handles).toEqual([]);
+    expect(report.waitingOutcome).toBe('ConfigurationError');
     expect(exitedAt - report.closedAt).toBeLessThan(2000);
   });
 
@@ -134,6 +136,21 @@ describe('close()', () => {
 });
 
 describe('close() during a call', () => {
+  it('rejects a call waiting out a Retry-After at once, without sending it again', async () => {
+    t.server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
+    const outcome = getThing().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const start = performance.now();
+    await t.client.close();
+    expect(await outcome).toBeInstanceOf(ConfigurationError);
+    expect(elapsedSince(start)).toBeLessThan(500);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+
   it('rejects a call waiting for a rate-limit slot and does not retry it', async () => {
     t.server.on(THING, ok(1));
     await t.connect({ rateLimit: { account: { limit: 2, windowMs: 10_000 } } });

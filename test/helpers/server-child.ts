@@ -1,15 +1,28 @@
 /**
- * Run as a child process by the close() test: one call, close(), then report what still holds
- * the event loop. It must exit on its own, without process.exit().
+ * Run as a child process by the close() test: one call answered, one call waiting out a long
+ * Retry-After, close(), then report what still holds the event loop and how the waiting call
+ * ended. It must exit on its own, without process.exit().
  */
 import { PartnerClient } from '../../src/index.js';
 
+let retrying: () => void = () => {};
+const retryScheduled = new Promise<void>((resolve) => {
+  retrying = resolve;
+});
+const silent = (): void => {};
 const client = new PartnerClient({
   baseUrl: process.env['CHILD_BASE_URL'] as string,
   key: 'pk_child_key_123456',
   secret: 'sk_child_secret_123456',
+  logger: { debug: silent, info: silent, error: silent, warn: () => retrying() },
 });
 await client.request({ method: 'GET', path: '/api/v1.1/ping' });
+const waiting = client.request({ method: 'GET', path: '/api/v1.1/busy' }).then(
+  () => 'answered',
+  (error: unknown) => (error as Error).name,
+);
+await retryScheduled;
 await client.close();
+const waitingOutcome = await waiting;
 const handles = process.getActiveResourcesInfo().filter((name) => name !== 'TTYWrap' && name !== 'PipeWrap');
-process.stdout.write(`${JSON.stringify({ closedAt: Date.now(), handles })}\n`);
+process.stdout.write(`${JSON.stringify({ closedAt: Date.now(), handles, waitingOutcome })}\n`);
