@@ -99,9 +99,9 @@ function canonicalTimestamp(header: string): string | undefined {
 
 /**
  * Reads `t=<unix>,v1=<hex>[,v1=<hex>…]` in one pass of indexOf, without regular expressions
- * and without slicing keys (this runs on every delivery): items in any order, whitespace around
- * items, keys and values tolerated, unknown schemes (v0, v2 …) ignored. Messages never repeat
- * the header.
+ * and without slicing keys (it runs for every header not in the exact form, and for every
+ * refusal): items in any order, whitespace around items, keys and values tolerated, unknown
+ * schemes (v0, v2 …) ignored. Messages never repeat the header.
  */
 function parseHeader(header: string): ParsedHeader {
   let timestamp: string | undefined;
