@@ -46,7 +46,12 @@ export function createTokenStore(): TokenStore {
       const given = Buffer.from(parts[2] ?? '');
       if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
       const issued = live.get(token);
-      if (!issued || issued.expiresAtMs <= nowMs) return null;
+      if (!issued) return null;
+      if (issued.expiresAtMs <= nowMs) {
+        // An expired token never comes back to life, and a long soak run should not hoard them.
+        live.delete(token);
+        return null;
+      }
       return issued.tier;
     },
     revoke(token) {
