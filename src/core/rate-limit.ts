@@ -133,12 +133,17 @@ export class LocalRateLimiter implements RateLimiter {
   release(route: string, sentAt: number, rateLimit: RateLimitInfo | undefined): void {
     const endpoint = this.#limitedGate(route);
     const account = this.#accountGate();
-    // The headers describe the tighter of the limits the server applied: the endpoint's when
-    // the numbers match it, else the account's. The other gate learns nothing from them.
+    // The headers describe the tighter of the limits the server applied; the gate whose limit
+    // they match learns where that limit's window lies, the other gate nothing.
     const described =
-      rateLimit === undefined ? undefined : endpoint && (endpoint.limit === rateLimit.limit || account.limit !== rateLimit.limit) ? endpoint : account;
+      rateLimit === undefined ? undefined : endpoint?.limit === rateLimit.limit ? endpoint : account.limit === rateLimit.limit ? account : undefined;
     endpoint?.release(sentAt, described === endpoint ? rateLimit : undefined);
     account.release(sentAt, described === account ? rateLimit : undefined);
+    // A limit we were not configured with (the server's limits changed, spec part 9 rule 4):
+    // its window may lie anywhere, so only "none left until the reset" is safe to follow.
+    if (rateLimit && !described && rateLimit.remaining <= 0) {
+      (endpoint ?? account).pauseUntil(monotonicNow() + rateLimit.resetSeconds * 1000);
+    }
   }
 
   pause(route: string, ms: number): void {

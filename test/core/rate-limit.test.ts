@@ -124,6 +124,18 @@ describe('following the server', () => {
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000 - 5);
   });
 
+  it('waits for the reset when a limit the client was not configured with has none left', async () => {
+    t.server.on(THING, [
+      ok(1, { headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' } }),
+      ok(2, { headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '49', 'x-ratelimit-reset': '60' } }),
+    ]);
+    const client = t.client;
+    await getThing(client);
+    const start = performance.now();
+    await expect(getThing(client)).resolves.toBe(2);
+    expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000 - 5);
+  });
+
   it("pauses the whole endpoint for a 429's Retry-After, not only the throttled call", async () => {
     t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok(1)]);
     const client = t.client;
