@@ -36,7 +36,7 @@ async function buildBin(): Promise<string> {
 }
 
 describe('partner-sandbox command', () => {
-  it('is an executable with a node shebang that prints the URL and both credentials, serves, and exits on SIGTERM', async () => {
+  it('is an executable with a node shebang that prints the URL and both credentials, serves, and stops on Ctrl-C (SIGINT)', async () => {
     const bin = await buildBin();
     expect(statSync(bin).mode & 0o111).not.toBe(0);
     // Spawned as a file, not through node: only the shebang and the executable bit make it run.
@@ -65,7 +65,7 @@ describe('partner-sandbox command', () => {
       });
       expect(res.status).toBe(200);
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      child.kill('SIGTERM');
+      child.kill('SIGINT');
       expect(await exited).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
