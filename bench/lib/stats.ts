@@ -29,19 +29,17 @@ export async function callsPerSecond(fn: () => Promise<unknown>, concurrency: nu
   return { perSecond, cpuMicrosPerCall: (cpu.user + cpu.system) / completed };
 }
 
-/** CPU microseconds (user + system) per call of `count` sequential calls. */
-export async function cpuMicrosSequential(fn: () => Promise<unknown>, count: number): Promise<number> {
-  const before = process.cpuUsage();
-  for (let i = 0; i < count; i++) await fn();
-  const cpu = process.cpuUsage(before);
-  return (cpu.user + cpu.system) / count;
-}
-
-/** Wall time in ms of `count` sequential calls. */
-export async function timeSequential(fn: () => Promise<unknown>, count: number): Promise<number> {
+/** Wall time and CPU time (user + system) per call of `count` sequential calls, in µs. */
+export async function timeSequential(
+  fn: () => Promise<unknown>,
+  count: number,
+): Promise<{ wallMicrosPerCall: number; cpuMicrosPerCall: number }> {
+  const cpuBefore = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < count; i++) await fn();
-  return performance.now() - start;
+  const wallMicrosPerCall = ((performance.now() - start) * 1000) / count;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { wallMicrosPerCall, cpuMicrosPerCall: (cpu.user + cpu.system) / count };
 }
 
 /** Rotates the order of the variants by round, so none always runs first (warm CPU, GC debt). */
