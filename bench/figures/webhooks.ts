@@ -25,8 +25,8 @@ function perSecond(fn: () => void, count: number): number {
 }
 
 export async function measure(config: FigureConfig): Promise<Row[]> {
-  const count = config.quick ? 5_000 : 100_000;
-  const rounds = config.quick ? 1 : 5;
+  const count = config.quick ? 5_000 : 50_000;
+  const rounds = config.quick ? 3 : 9;
   const payload = payloadOf(1024);
   const timestamp = Math.floor(Date.now() / 1000);
   const v1 = createHmac('sha256', SIGNING_SECRET).update(`${timestamp}.`).update(payload).digest('hex');
@@ -65,5 +65,20 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
   const label = 'createHmac + timingSafeEqual';
   if (!samples.verifySignature) return [skippedRow('webhooks', figure, '≥ 0.9', problem ?? 'not measured', { value: bare, unit: '/s', label })];
   const ours = median(samples.verifySignature);
-  return [{ id: 'webhooks', figure, value: ours, baseline: bare, unit: '/s', baselineLabel: label, ratio: ours / bare, goal: '≥ 0.9', met: ours / bare >= 0.9 }];
+  // Each round runs both back to back; the ratio within a round sees the same machine load.
+  const ratio = median(samples.verifySignature.map((rate, round) => rate / (samples.bare?.[round] ?? Number.NaN)));
+  return [
+    {
+      id: 'webhooks',
+      figure,
+      value: ours,
+      baseline: bare,
+      unit: '/s',
+      baselineLabel: label,
+      ratio,
+      goal: '≥ 0.9',
+      met: ratio >= 0.9,
+      note: `ratio = median over ${rounds} rounds of the ratio within each round; values are median rates`,
+    },
+  ];
 }
