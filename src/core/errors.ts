@@ -5,66 +5,9 @@
  * and `toJSON()` / `util.inspect` show the same safe fields.
  */
 
-/** Error codes of spec part 7. Open to codes a newer server may add. */
-export type ErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'MISSING_FIELDS'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR'
-  | 'NOT_IMPLEMENTED'
-  | 'SIM_NOT_FOUND'
-  | 'SUBSCRIPTION_NOT_FOUND'
-  | 'PLAN_NOT_FOUND'
-  | 'INVOICE_NOT_FOUND'
-  | 'USER_NOT_FOUND'
-  | 'DEVICE_NOT_FOUND'
-  | 'WEBHOOK_NOT_FOUND'
-  | 'DELIVERY_NOT_FOUND'
-  | 'NOTIFICATION_NOT_FOUND'
-  | 'ADMIN_NOT_FOUND'
-  | 'SIM_GROUP_NOT_FOUND'
-  | 'DEVICE_GROUP_NOT_FOUND'
-  | 'USER_GROUP_NOT_FOUND'
-  | 'INVALID_ROLE'
-  | 'INVALID_DEPARTMENT'
-  | 'ADMIN_ALREADY_EXISTS'
-  | 'CANNOT_DEMOTE_LAST_ADMIN'
-  | 'CANNOT_REMOVE_LAST_ADMIN'
-  | 'CANNOT_REMOVE_SELF'
-  | 'DELIVERY_FAILED'
-  | 'DELIVERY_ALREADY_IN_PROGRESS'
-  | 'SIM_GROUP_ALREADY_EXISTS'
-  | 'SIM_GROUP_NOT_EMPTY'
-  | 'SIM_NOT_IN_GROUP'
-  | 'DEVICE_GROUP_ALREADY_EXISTS'
-  | 'DEVICE_GROUP_NOT_EMPTY'
-  | 'DEVICE_NOT_IN_GROUP'
-  | 'USER_GROUP_ALREADY_EXISTS'
-  | 'USER_GROUP_NOT_EMPTY'
-  | 'USER_NOT_IN_GROUP'
-  | 'CANNOT_DELETE_DEFAULT_GROUP'
-  | 'DEVICE_ALREADY_ASSIGNED'
-  | 'DEVICE_NOT_ASSIGNED'
-  | 'PRICING_NOT_CONFIGURED'
-  | (string & {});
+import type { ClientErrorCode, ErrorCode } from './error-codes.js';
 
-/** Codes the SDK itself uses for failures that never reached an API answer. */
-export type ClientErrorCode =
-  | 'CONNECTION_ERROR'
-  | 'TIMEOUT'
-  | 'REQUEST_VALIDATION_ERROR'
-  | 'RESPONSE_VALIDATION_ERROR'
-  | 'INVALID_RESPONSE'
-  | 'CONFIGURATION_ERROR'
-  | 'INSECURE_TRANSPORT'
-  | 'TRANSACTION_FAILED'
-  | 'TRANSACTION_TIMEOUT'
-  | 'WEBHOOK_SIGNATURE_INVALID';
+export type { ClientErrorCode, ErrorCode } from './error-codes.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
