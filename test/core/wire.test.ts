@@ -96,7 +96,10 @@ describe('built-in undici wire', () => {
     await dispatcher.close();
   });
 
-  it('goes through HTTP_PROXY when it is set', async () => {
+  it.each([
+    ['goes through HTTP_PROXY when it is set', '', 2],
+    ['bypasses HTTP_PROXY for a host NO_PROXY names', '127.0.0.1', 0],
+  ])('%s', async (_behaviour, noProxy, proxiedRequests) => {
     t.server.on('GET /api/v1.1/ping', ok(1));
     const target = new URL(t.server.url);
     let proxied = 0;
@@ -125,10 +128,11 @@ describe('built-in undici wire', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     vi.stubEnv('HTTP_PROXY', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
-    vi.stubEnv('NO_PROXY', '');
+    vi.stubEnv('NO_PROXY', noProxy);
     try {
       await expect(t.client.request({ method: 'GET', path: '/api/v1.1/ping' })).resolves.toBe(1);
-      expect(proxied).toBeGreaterThan(0);
+      // The token exchange and the call.
+      expect(proxied).toBe(proxiedRequests);
     } finally {
       await t.client.close();
       proxy.closeAllConnections();
