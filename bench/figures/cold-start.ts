@@ -5,7 +5,8 @@
  * or dns I/O from loaded code and leaves no new active handle or timer behind.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -16,8 +17,30 @@ import { median } from '../lib/stats.js';
 
 const run = promisify(execFile);
 const PROBE = path.join(ROOT, 'bench/lib/io-probe.cjs');
-/** The runtime dependencies the client entry loads (hono and ws belong to the sandbox and webhooks). */
-const DEPENDENCIES = ['undici', 'zod', 'p-retry', 'bottleneck'];
+const BUILTINS = new Set(builtinModules);
+
+/**
+ * The packages a build loads: bare specifiers of its static imports (ESM, following its own
+ * chunks) or requires (CJS), Node's built-ins left out. Read from the build, so the baseline
+ * follows the dependencies as they change (and a bundled one, like p-retry in the CJS build,
+ * counts as ours).
+ */
+function dependenciesOf(entry: string, system: ModuleSystem, seen = new Set<string>()): string[] {
+  if (seen.has(entry) || !existsSync(entry)) return [];
+  seen.add(entry);
+  const source = readFileSync(entry, 'utf8');
+  const pattern = system === 'esm' ? /^import\s[^'"]*?['"]([^'"]+)['"]/gm : /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g;
+  const found = new Set<string>();
+  for (const match of source.matchAll(pattern)) {
+    const specifier = match[1] as string;
+    if (specifier.startsWith('.')) {
+      for (const dependency of dependenciesOf(path.resolve(path.dirname(entry), specifier), system, seen)) found.add(dependency);
+    } else if (!specifier.startsWith('node:') && !BUILTINS.has(specifier)) {
+      found.add(specifier);
+    }
+  }
+  return [...found].sort();
+}
 
 type ModuleSystem = 'esm' | 'cjs';
 
@@ -75,11 +98,12 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
   for (const system of ['esm', 'cjs'] as const) {
     const pkg = packages[system];
     const available = existsSync(pkg.file);
+    const dependencies = dependenciesOf(pkg.file, system);
     const depsTimes: LoadTime[] = [];
     const pkgTimes: LoadTime[] = [];
     let problem: string | undefined = available ? undefined : `${path.relative(ROOT, pkg.file)} is not built`;
     for (let i = 0; i < runs; i++) {
-      depsTimes.push(await loadTime(system, DEPENDENCIES));
+      depsTimes.push(await loadTime(system, dependencies));
       if (!problem) {
         try {
           pkgTimes.push(await loadTime(system, [pkg.specifier]));
@@ -90,7 +114,7 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
     }
     const deps = median(depsTimes.map((time) => time.cpuMs));
     const figure = `5. cold start (CPU), ${pkg.label}`;
-    const label = `${DEPENDENCIES.join(' + ')} alone`;
+    const label = `${dependencies.join(' + ')} alone`;
     if (problem) {
       rows.push(skippedRow(`cold-start.${system}`, figure, 'adds ≤ 20 ms', problem, { value: deps, unit: 'ms', label }));
       rows.push(skippedRow(`cold-start.${system}.side-effects`, `5. ${pkg.label}: I/O + new handles/timers`, '0', problem));
@@ -116,7 +140,7 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
     // What the dependencies do on their own (undici loads node:assert, which opens stderr when it
     // is a pipe) is subtracted: the figure is about our code.
     const found = await probe(system, [pkg.specifier]);
-    const alone = await probe(system, DEPENDENCIES);
+    const alone = await probe(system, dependencies);
     const newResources = [...found.newResources];
     for (const type of alone.newResources) {
       const index = newResources.indexOf(type);
