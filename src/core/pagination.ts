@@ -72,6 +72,14 @@ export class Page<T> {
 
 function ignore(): void {}
 
+/** Resolves after the current turn of the event loop (setImmediate where the runtime has it). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof setImmediate === 'function') setImmediate(resolve);
+    else setTimeout(resolve, 0);
+  });
+}
+
 /**
  * What `list()` returns. Await it for the first `Page<T>`; or walk every item of every page with
  * `for await`: page n + 1 is fetched while the caller consumes page n, at most two pages are held
@@ -97,7 +105,13 @@ export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable
       let page: Page<T> | undefined = (await this.asResult()).data;
       while (page) {
         next = page.fetchNext(controller.signal);
-        next?.catch(ignore);
+        if (next) {
+          next.catch(ignore);
+          // undici writes a request to its socket on a later turn of the event loop; yielding
+          // one turn first puts the next page on the wire before the caller's synchronous work
+          // on this page, so the two overlap.
+          await nextTurn();
+        }
         yield page;
         page = next ? await next : undefined;
         next = undefined;

@@ -113,12 +113,15 @@ export class WindowGate {
     }
   }
 
+  /**
+   * Appends keeping the log sorted without a scan: a slot that would free before the newest one
+   * is held until then instead. Holding a slot longer is always safe, and a sorted insert costs
+   * a splice per answer once `X-RateLimit-Reset` (whole seconds) puts answers out of order.
+   */
   #insert(freeAt: number): void {
     const log = this.#freeAt;
-    let index = log.length;
-    while (index > this.#head && (log[index - 1] as number) > freeAt) index--;
-    if (index === log.length) log.push(freeAt);
-    else log.splice(index, 0, freeAt);
+    const newest = log.length > this.#head ? (log[log.length - 1] as number) : freeAt;
+    log.push(freeAt > newest ? freeAt : newest);
   }
 
   acquire(signal?: AbortSignal): Promise<void> | undefined {
