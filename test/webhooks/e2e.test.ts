@@ -190,8 +190,7 @@ describe('retries, suspension and redelivery against a sandbox on a scaled clock
 
   beforeAll(async () => {
     // 20 sandbox ms per real ms: a 1 s retry delay passes in 50 ms, the 30 s voice quality retry
-    // in 1.5 s. The sandbox's 10 s delivery timeout scales too (500 ms real), so the scale stays
-    // modest enough for a loaded machine.
+    // in 1.5 s, while each attempt still gets the sandbox's real-time delivery timeout.
     sandbox = await startSandbox({ port: 0, seed: 42, timeScale: 20, rateLimit: false });
     // The test polls the deliveries list often; the client-side limiter would pace it to 120 a minute.
     client = new PartnerClient({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret, rateLimit: false });
