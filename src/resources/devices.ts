@@ -11,8 +11,8 @@ import { type Endpoint, Resource } from './endpoint.js';
 const assignDevice: Endpoint<DeviceAssignment> = {
   method: 'POST',
   path: '/api/v1.1/devices/{imei}/assign',
-  schema: deviceAssignmentSchema,
-  body: deviceAssignParamsSchema,
+  get schema() { return deviceAssignmentSchema(); },
+  get body() { return deviceAssignParamsSchema(); },
   idempotent: true,
 };
 

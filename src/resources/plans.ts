@@ -16,14 +16,14 @@ import { asyncOperation } from './transactions.js';
 const retrievePlan: Endpoint<Plan> = {
   method: 'GET',
   path: '/api/v1.1/plans/{planId}',
-  schema: planSchema,
+  get schema() { return planSchema(); },
 };
 
 const purchasePlan: Endpoint<PlanPurchase> = {
   method: 'POST',
   path: '/api/v1.1/plans/purchase',
-  schema: planPurchaseSchema,
-  body: planPurchaseParamsSchema,
+  get schema() { return planPurchaseSchema(); },
+  get body() { return planPurchaseParamsSchema(); },
 };
 
 /** The v3 purchase's result is not shown: an open object. */

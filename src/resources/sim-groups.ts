@@ -6,7 +6,7 @@ import { type Endpoint, Resource } from './endpoint.js';
 const retrieveSimGroup: Endpoint<SimGroup> = {
   method: 'GET',
   path: '/api/v1.1/sim-groups/{name}',
-  schema: simGroupSchema,
+  get schema() { return simGroupSchema(); },
 };
 
 export class SimGroups extends Resource {

@@ -26,22 +26,22 @@ export const SIM_LIST_QUERY_NAMES = {
 const listSims: Endpoint<Sim[]> = {
   method: 'GET',
   path: '/api/v1.1/sims',
-  schema: simListSchema,
-  query: simListParamsSchema,
+  get schema() { return simListSchema(); },
+  get query() { return simListParamsSchema(); },
   queryNames: SIM_LIST_QUERY_NAMES,
 };
 
 const retrieveSubscription: Endpoint<SubscriptionDetail> = {
   method: 'GET',
   path: '/api/v1.1/sims/{iccid}/subscription',
-  schema: subscriptionDetailSchema,
+  get schema() { return subscriptionDetailSchema(); },
 };
 
 const renewNumber: Endpoint<RenewNumberResult> = {
   method: 'POST',
   path: '/api/v1.1/sims/{iccid}/renew-number',
-  schema: renewNumberResultSchema,
-  body: renewNumberParamsSchema,
+  get schema() { return renewNumberResultSchema(); },
+  get body() { return renewNumberParamsSchema(); },
 };
 
 export class Sims extends Resource {

@@ -6,8 +6,8 @@ import { type Endpoint, Resource } from './endpoint.js';
 const sendSms: Endpoint<SmsSendResult> = {
   method: 'POST',
   path: '/api/v1.1/sms',
-  schema: smsSendResultSchema,
-  body: smsSendParamsSchema,
+  get schema() { return smsSendResultSchema(); },
+  get body() { return smsSendParamsSchema(); },
   idempotent: true,
 };
 

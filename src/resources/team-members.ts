@@ -18,21 +18,21 @@ import { type Endpoint, Resource } from './endpoint.js';
 const listTeamMembers: Endpoint<TeamMember[]> = {
   method: 'GET',
   path: '/api/v1.1/team-members',
-  schema: teamMemberListSchema,
-  query: teamMemberListParamsSchema,
+  get schema() { return teamMemberListSchema(); },
+  get query() { return teamMemberListParamsSchema(); },
 };
 
 const retrieveTeamMember: Endpoint<TeamMemberDetail> = {
   method: 'GET',
   path: '/api/v1.1/team-members/{email}',
-  schema: teamMemberDetailSchema,
+  get schema() { return teamMemberDetailSchema(); },
 };
 
 const createTeamMember: Endpoint<TeamMemberCreated> = {
   method: 'POST',
   path: '/api/v1.1/team-members',
-  schema: teamMemberCreatedSchema,
-  body: teamMemberCreateParamsSchema,
+  get schema() { return teamMemberCreatedSchema(); },
+  get body() { return teamMemberCreateParamsSchema(); },
 };
 
 /** Account admins (not end users: see `users`). */

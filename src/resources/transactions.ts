@@ -9,6 +9,7 @@ import {
   transactionSchema,
   transactionSchemaWithResult,
 } from '../schemas/transaction.js';
+import { lazy } from '../schemas/lazy.js';
 import { type AsyncAcceptance, asyncAcceptanceSchema } from '../schemas/common.js';
 import { type AsyncOperation, type Endpoint, Resource, routeKey, transactionFetcher } from './endpoint.js';
 
@@ -16,21 +17,41 @@ import { type AsyncOperation, type Endpoint, Resource, routeKey, transactionFetc
 const retrieveTransaction: Endpoint<Transaction> = {
   method: 'GET',
   path: '/api/v3/transactions/{transactionId}',
-  schema: transactionSchema,
+  get schema() { return transactionSchema(); },
   auth: false,
 };
 
+/** How an asynchronous operation's write is declared: its path, and its body schema built on first use. */
+interface AcceptDeclaration {
+  path: string;
+  body?: () => z.ZodType;
+  envelope?: boolean;
+}
+
 /**
  * Declares an asynchronous operation: an idempotent POST answered with `{ transactionId,
- * statusEndpoint }` (202, or 201 for top-up), and the status poll typing its `result`.
+ * statusEndpoint }` (202, or 201 for top-up), and the status poll typing its `result`. The schemas
+ * come as builders and are built on the operation's first call, not at import (issue 6, cold start).
  */
-export function asyncOperation<R>(
-  accept: Pick<Endpoint<AsyncAcceptance>, 'path' | 'body' | 'envelope'>,
-  result: z.ZodType<R>,
-): AsyncOperation<R> {
+export function asyncOperation<R>(declaration: AcceptDeclaration, result: () => z.ZodType<R>): AsyncOperation<R> {
+  const { path, body, envelope } = declaration;
+  const accept: Endpoint<AsyncAcceptance> = {
+    method: 'POST',
+    path,
+    idempotent: true,
+    get schema() { return asyncAcceptanceSchema(); },
+  };
+  if (body) Object.defineProperty(accept, 'body', { get: body, enumerable: true });
+  if (envelope !== undefined) accept.envelope = envelope;
+  const pollSchema = lazy(() => transactionSchemaWithResult(result()));
   return {
-    accept: { method: 'POST', schema: asyncAcceptanceSchema, idempotent: true, ...accept },
-    poll: { ...retrieveTransaction, schema: transactionSchemaWithResult(result) },
+    accept,
+    poll: {
+      method: retrieveTransaction.method,
+      path: retrieveTransaction.path,
+      auth: false,
+      get schema() { return pollSchema(); },
+    },
   };
 }
 

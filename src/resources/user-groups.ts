@@ -6,7 +6,7 @@ import { type Endpoint, Resource } from './endpoint.js';
 const deleteUserGroup: Endpoint<UserGroupDeletion> = {
   method: 'DELETE',
   path: '/api/v1.1/user-groups/{name}',
-  schema: userGroupDeletionSchema,
+  get schema() { return userGroupDeletionSchema(); },
   idempotent: true,
 };
 

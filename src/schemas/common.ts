@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from './lazy.js';
 
 /**
  * A string enum that stays open: the type lists the known values (and autocompletes them),
@@ -14,43 +15,43 @@ export function openEnum<const T extends readonly [string, ...string[]]>(
 }
 
 /** ISO 8601 timestamps are kept as strings: no Date transform on the hot path (spec part 1 rule 4). */
-export const timestamp = z.string();
+export const timestamp = lazy(() => z.string());
 
 /** Envelope `meta` of a list answer (spec part 2). */
-export const pageMetaSchema = z.looseObject({
+export const pageMetaSchema = lazy(() => z.looseObject({
   page: z.number(),
   pageSize: z.number(),
   total: z.number(),
   totalPages: z.number(),
-});
+}));
 
-export type PageMetaData = z.infer<typeof pageMetaSchema>;
+export type PageMetaData = z.infer<ReturnType<typeof pageMetaSchema>>;
 
 /**
  * Answer of an asynchronous operation (spec part 1 rule 7): 202 (201 for top-up) with the id to
  * poll. Fields beyond these two are not shown and are kept as sent.
  */
-export const asyncAcceptanceSchema = z.looseObject({
+export const asyncAcceptanceSchema = lazy(() => z.looseObject({
   transactionId: z.string(),
   statusEndpoint: z.string(),
-});
+}));
 
-export type AsyncAcceptance = z.infer<typeof asyncAcceptanceSchema>;
+export type AsyncAcceptance = z.infer<ReturnType<typeof asyncAcceptanceSchema>>;
 
 /** A record whose fields the spec does not show: any object, every field kept. */
-export const openObjectSchema = z.looseObject({});
+export const openObjectSchema = lazy(() => z.looseObject({}));
 
-export type OpenObject = z.infer<typeof openObjectSchema>;
+export type OpenObject = z.infer<ReturnType<typeof openObjectSchema>>;
 
 /** E.164 phone number (spec part 2: SIM phoneNumber, port-in number, SMS numbers). */
-export const e164 = z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number such as +14155550100');
+export const e164 = lazy(() => z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number such as +14155550100'));
 
 /** Pagination input (spec part 8): page >= 1, pageSize 1..100. */
-export const paginationParams = {
+export const paginationParams = lazy(() => ({
   page: z.number().int().min(1).optional(),
   pageSize: z.number().int().min(1).max(100).optional(),
-};
+}));
 
-export const paginationParamsSchema = z.strictObject(paginationParams);
+export const paginationParamsSchema = lazy(() => z.strictObject(paginationParams()));
 
-export type PaginationParams = z.infer<typeof paginationParamsSchema>;
+export type PaginationParams = z.infer<ReturnType<typeof paginationParamsSchema>>;

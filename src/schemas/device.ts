@@ -1,16 +1,17 @@
 import { z } from 'zod';
+import { lazy } from './lazy.js';
 
 /** Device assignment (spec part 2). */
-export const deviceAssignmentSchema = z.looseObject({
+export const deviceAssignmentSchema = lazy(() => z.looseObject({
   imei: z.string(),
   assignedTo: z.looseObject({ name: z.string(), email: z.string() }),
-});
+}));
 
-export type DeviceAssignment = z.infer<typeof deviceAssignmentSchema>;
+export type DeviceAssignment = z.infer<ReturnType<typeof deviceAssignmentSchema>>;
 
 /** Body of POST /api/v1.1/devices/{imei}/assign: the end user's email (spec part 4). */
-export const deviceAssignParamsSchema = z.looseObject({
+export const deviceAssignParamsSchema = lazy(() => z.looseObject({
   email: z.email(),
-});
+}));
 
-export type DeviceAssignParams = z.input<typeof deviceAssignParamsSchema>;
+export type DeviceAssignParams = z.input<ReturnType<typeof deviceAssignParamsSchema>>;

@@ -1,30 +1,31 @@
 import { z } from 'zod';
+import { lazy } from './lazy.js';
 
 /** eSIM activation (spec part 2); activationCode is null when it was never persisted. */
-export const esimActivationSchema = z.looseObject({
+export const esimActivationSchema = lazy(() => z.looseObject({
   iccid: z.string(),
   qrCodeUrl: z.string(),
   activationCode: z.string().nullable(),
-});
+}));
 
-export type EsimActivation = z.infer<typeof esimActivationSchema>;
+export type EsimActivation = z.infer<ReturnType<typeof esimActivationSchema>>;
 
 /**
  * Body of POST /api/v1.1/esim: not shown. The plan to provision (planId = the plan's productId)
  * and the end user to assign it to (email) are typed; anything else is passed through.
  */
-export const esimProvisionParamsSchema = z.looseObject({
+export const esimProvisionParamsSchema = lazy(() => z.looseObject({
   planId: z.string().min(1).optional(),
   email: z.email().optional(),
-});
+}));
 
-export type EsimProvisionParams = z.input<typeof esimProvisionParamsSchema>;
+export type EsimProvisionParams = z.input<ReturnType<typeof esimProvisionParamsSchema>>;
 
 /** Result of a COMPLETED provisioning transaction (spec part 2: mdn, iccid and qrCode). */
-export const esimProvisioningResultSchema = z.looseObject({
+export const esimProvisioningResultSchema = lazy(() => z.looseObject({
   mdn: z.string(),
   iccid: z.string(),
   qrCode: z.string(),
-});
+}));
 
-export type EsimProvisioningResult = z.infer<typeof esimProvisioningResultSchema>;
+export type EsimProvisioningResult = z.infer<ReturnType<typeof esimProvisioningResultSchema>>;

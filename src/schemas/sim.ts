@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { lazy } from './lazy.js';
 import { openEnum, paginationParams, timestamp } from './common.js';
 
 export const SIM_STATUSES = ['ACTIVE', 'INACTIVE', 'EXPIRED'] as const;
 export const SIM_ASSIGNED_STATUSES = ['ASSIGNED', 'UNASSIGNED'] as const;
 
 /** SIM (spec part 2). assignedTo, device and group are absent or null while unassigned. */
-export const simSchema = z.looseObject({
+export const simSchema = lazy(() => z.looseObject({
   iccid: z.string(),
   phoneNumber: z.string(),
   status: openEnum(SIM_STATUSES),
@@ -17,33 +18,33 @@ export const simSchema = z.looseObject({
   assignedTo: z.looseObject({ email: z.string(), name: z.string() }).nullable().optional(),
   device: z.looseObject({ imei: z.string(), model: z.string() }).nullable().optional(),
   group: z.string().nullable().optional(),
-  createdAt: timestamp,
-});
+  createdAt: timestamp(),
+}));
 
-export type Sim = z.infer<typeof simSchema>;
+export type Sim = z.infer<ReturnType<typeof simSchema>>;
 
-export const simListSchema = z.array(simSchema);
+export const simListSchema = lazy(() => z.array(simSchema()));
 
 /** Query of GET /api/v1.1/sims (spec part 4). */
-export const simListParamsSchema = z.strictObject({
-  ...paginationParams,
+export const simListParamsSchema = lazy(() => z.strictObject({
+  ...paginationParams(),
   status: z.enum(SIM_STATUSES).optional(),
   assignedStatus: z.enum(SIM_ASSIGNED_STATUSES).optional(),
   assignedTo: z.string().min(1).optional(),
   search: z.string().min(1).optional(),
-});
+}));
 
-export type SimListParams = z.input<typeof simListParamsSchema>;
+export type SimListParams = z.input<ReturnType<typeof simListParamsSchema>>;
 
 /** Body of POST /api/v1.1/sims/{iccid}/renew-number: not shown; any fields are passed through. */
-export const renewNumberParamsSchema = z.looseObject({});
+export const renewNumberParamsSchema = lazy(() => z.looseObject({}));
 
-export type RenewNumberParams = z.input<typeof renewNumberParamsSchema>;
+export type RenewNumberParams = z.input<ReturnType<typeof renewNumberParamsSchema>>;
 
 /** Result of renew-number: not shown; the SIM's fields are the natural expectation, none is required. */
-export const renewNumberResultSchema = z.looseObject({
+export const renewNumberResultSchema = lazy(() => z.looseObject({
   iccid: z.string().optional(),
   phoneNumber: z.string().optional(),
-});
+}));
 
-export type RenewNumberResult = z.infer<typeof renewNumberResultSchema>;
+export type RenewNumberResult = z.infer<ReturnType<typeof renewNumberResultSchema>>;

@@ -1,18 +1,19 @@
 import { z } from 'zod';
+import { lazy } from './lazy.js';
 import { e164 } from './common.js';
 
 /** SMS send result (spec part 2). */
-export const smsSendResultSchema = z.looseObject({
+export const smsSendResultSchema = lazy(() => z.looseObject({
   message: z.string(),
-});
+}));
 
-export type SmsSendResult = z.infer<typeof smsSendResultSchema>;
+export type SmsSendResult = z.infer<ReturnType<typeof smsSendResultSchema>>;
 
 /** Body of POST /api/v1.1/sms: all three fields required (spec part 4). */
-export const smsSendParamsSchema = z.strictObject({
-  fromNumber: e164,
-  toNumber: e164,
+export const smsSendParamsSchema = lazy(() => z.strictObject({
+  fromNumber: e164(),
+  toNumber: e164(),
   text: z.string().min(1),
-});
+}));
 
-export type SmsSendParams = z.input<typeof smsSendParamsSchema>;
+export type SmsSendParams = z.input<ReturnType<typeof smsSendParamsSchema>>;

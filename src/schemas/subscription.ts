@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from './lazy.js';
 import { openEnum, paginationParams, timestamp } from './common.js';
 
 /** Values of the list filter (spec part 3); default ACTIVE is widened server-side (rule 1). */
@@ -7,42 +8,42 @@ export const SUBSCRIPTION_STATUS_FILTERS = ['ACTIVE', 'PENDING', 'SCHEDULED', 'C
 export const SUBSCRIPTION_STATUSES = [...SUBSCRIPTION_STATUS_FILTERS, 'CANCEL_SCHEDULED'] as const;
 
 /** Subscription list item (spec part 2). */
-export const subscriptionSchema = z.looseObject({
+export const subscriptionSchema = lazy(() => z.looseObject({
   iccid: z.string(),
   productName: z.string(),
   status: openEnum(SUBSCRIPTION_STATUSES),
-  startDate: timestamp.nullable(),
-  endDate: timestamp.nullable(),
+  startDate: timestamp().nullable(),
+  endDate: timestamp().nullable(),
   autoTopUp: z.boolean(),
   operator: z.string(),
   network: z.string(),
-});
+}));
 
-export type Subscription = z.infer<typeof subscriptionSchema>;
+export type Subscription = z.infer<ReturnType<typeof subscriptionSchema>>;
 
-export const subscriptionListSchema = z.array(subscriptionSchema);
+export const subscriptionListSchema = lazy(() => z.array(subscriptionSchema()));
 
 /** Single-SIM subscription read: the list item plus planCode, scheduledDate and orderId. */
-export const subscriptionDetailSchema = subscriptionSchema.extend({
+export const subscriptionDetailSchema = lazy(() => subscriptionSchema().extend({
   planCode: z.string(),
-  scheduledDate: timestamp.nullable(),
+  scheduledDate: timestamp().nullable(),
   orderId: z.string(),
-});
+}));
 
-export type SubscriptionDetail = z.infer<typeof subscriptionDetailSchema>;
+export type SubscriptionDetail = z.infer<ReturnType<typeof subscriptionDetailSchema>>;
 
 /** Cancel result (spec part 2); status is typically CANCEL_SCHEDULED (part 3). */
-export const subscriptionCancellationSchema = z.looseObject({
+export const subscriptionCancellationSchema = lazy(() => z.looseObject({
   iccid: z.string(),
   status: openEnum(SUBSCRIPTION_STATUSES),
-  cancelledDate: timestamp,
-});
+  cancelledDate: timestamp(),
+}));
 
-export type SubscriptionCancellation = z.infer<typeof subscriptionCancellationSchema>;
+export type SubscriptionCancellation = z.infer<ReturnType<typeof subscriptionCancellationSchema>>;
 
-export const subscriptionListParamsSchema = z.strictObject({
-  ...paginationParams,
+export const subscriptionListParamsSchema = lazy(() => z.strictObject({
+  ...paginationParams(),
   status: z.enum(SUBSCRIPTION_STATUS_FILTERS).optional(),
-});
+}));
 
-export type SubscriptionListParams = z.input<typeof subscriptionListParamsSchema>;
+export type SubscriptionListParams = z.input<ReturnType<typeof subscriptionListParamsSchema>>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from './lazy.js';
 import { openEnum, timestamp } from './common.js';
 
 /**
@@ -12,30 +13,30 @@ export const TRANSACTION_STATUSES = ['COMPLETED', 'FAILED'] as const;
  * a pending transaction carries is not shown. `timestamp` is generated on every poll, so it is
  * never a change marker.
  */
-const transactionFields = {
+const transactionFields = lazy(() => ({
   transactionId: z.string(),
   status: openEnum(TRANSACTION_STATUSES),
   message: z.string().optional(),
-  timestamp: timestamp.optional(),
+  timestamp: timestamp().optional(),
   error: z.string().nullable().optional(),
   errorCode: z.string().nullable().optional(),
-  createdAt: timestamp.optional(),
-  updatedAt: timestamp.optional(),
-  processingStartedAt: timestamp.nullable().optional(),
-  processingCompletedAt: timestamp.nullable().optional(),
-  scheduledDate: timestamp.nullable().optional(),
-};
+  createdAt: timestamp().optional(),
+  updatedAt: timestamp().optional(),
+  processingStartedAt: timestamp().nullable().optional(),
+  processingCompletedAt: timestamp().nullable().optional(),
+  scheduledDate: timestamp().nullable().optional(),
+}));
 
 /** Without `result`, whose shape depends on the operation. */
-const transactionBaseSchema = z.looseObject(transactionFields);
+const transactionBaseSchema = lazy(() => z.looseObject(transactionFields()));
 
-export const transactionSchema = z.looseObject({
-  ...transactionFields,
+export const transactionSchema = lazy(() => z.looseObject({
+  ...transactionFields(),
   result: z.looseObject({}).nullable().optional(),
-});
+}));
 
 /** A transaction whose `result` has the operation's type `R` (when COMPLETED). */
-export type Transaction<R = Record<string, unknown>> = z.infer<typeof transactionBaseSchema> & {
+export type Transaction<R = Record<string, unknown>> = z.infer<ReturnType<typeof transactionBaseSchema>> & {
   result?: R | null | undefined;
 };
 
@@ -44,5 +45,5 @@ export type CompletedTransaction<R = Record<string, unknown>> = Transaction<R> &
 
 /** Builds (once, at module level) the poll schema of an operation whose result has a known shape. */
 export function transactionSchemaWithResult<R>(result: z.ZodType<R>): z.ZodType<Transaction<R>> {
-  return transactionBaseSchema.extend({ result: result.nullable().optional() }) as unknown as z.ZodType<Transaction<R>>;
+  return transactionBaseSchema().extend({ result: result.nullable().optional() }) as unknown as z.ZodType<Transaction<R>>;
 }

@@ -1,21 +1,22 @@
 import { z } from 'zod';
+import { lazy } from './lazy.js';
 import { openEnum, paginationParamsSchema, timestamp } from './common.js';
 
 /** Voice quality webhook (spec part 2): id is `vqwh_` plus an opaque token. */
-export const voiceQualityWebhookSchema = z.looseObject({
+export const voiceQualityWebhookSchema = lazy(() => z.looseObject({
   id: z.string(),
   url: z.string(),
   description: z.string().optional(),
   events: z.array(openEnum(['voice.test.completed'] as const)),
   status: openEnum(['active'] as const),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+}));
 
-export type VoiceQualityWebhook = z.infer<typeof voiceQualityWebhookSchema>;
+export type VoiceQualityWebhook = z.infer<ReturnType<typeof voiceQualityWebhookSchema>>;
 
-export const voiceQualityWebhookListSchema = z.array(voiceQualityWebhookSchema);
+export const voiceQualityWebhookListSchema = lazy(() => z.array(voiceQualityWebhookSchema()));
 
-export const voiceQualityWebhookListParamsSchema = paginationParamsSchema;
+export const voiceQualityWebhookListParamsSchema = lazy(() => paginationParamsSchema());
 
-export type VoiceQualityWebhookListParams = z.input<typeof voiceQualityWebhookListParamsSchema>;
+export type VoiceQualityWebhookListParams = z.input<ReturnType<typeof voiceQualityWebhookListParamsSchema>>;

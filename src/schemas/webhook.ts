@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from './lazy.js';
 import { openEnum, timestamp } from './common.js';
 
 export const WEBHOOK_EVENT_TYPES = ['sms', 'voice', 'both'] as const;
@@ -11,145 +12,145 @@ export const DELIVERY_STATUSES = ['PENDING', 'FAILED'] as const;
  * The credential the service presents to the partner URL (spec part 5 rule 8). Values come back
  * masked as `***ENCRYPTED***`; the members of basic and api_key are not shown and kept as sent.
  */
-const authenticationSchema = z.looseObject({
+const authenticationSchema = lazy(() => z.looseObject({
   type: openEnum(WEBHOOK_AUTHENTICATION_TYPES),
   token: z.string().optional(),
-});
+}));
 
-const webhookUrlsSchema = z.looseObject({
+const webhookUrlsSchema = lazy(() => z.looseObject({
   messageUrl: z.string().optional(),
   callbackMessageUrl: z.string().optional(),
   voiceUrl: z.string().optional(),
   callbackVoiceUrl: z.string().optional(),
   voiceStreamUrl: z.string().optional(),
-});
+}));
 
-const retryPolicySchema = z.looseObject({
+const retryPolicySchema = lazy(() => z.looseObject({
   maxAttempts: z.number().optional(),
   backoffStrategy: openEnum(WEBHOOK_BACKOFF_STRATEGIES).optional(),
   initialDelaySeconds: z.number().optional(),
   maxDelaySeconds: z.number().optional(),
-});
+}));
 
 /** Webhook registration as read, listed or updated: never with signingSecret (spec part 2). */
-export const webhookRegistrationSchema = z.looseObject({
+export const webhookRegistrationSchema = lazy(() => z.looseObject({
   id: z.string(),
   operator: z.string(),
   network: z.string(),
   eventType: openEnum(WEBHOOK_EVENT_TYPES),
-  authentication: authenticationSchema.optional(),
-  webhookUrls: webhookUrlsSchema.optional(),
-  retryPolicy: retryPolicySchema.optional(),
+  authentication: authenticationSchema().optional(),
+  webhookUrls: webhookUrlsSchema().optional(),
+  retryPolicy: retryPolicySchema().optional(),
   status: openEnum(WEBHOOK_STATUSES).optional(),
-  createdAt: timestamp.optional(),
-  updatedAt: timestamp.optional(),
-});
+  createdAt: timestamp().optional(),
+  updatedAt: timestamp().optional(),
+}));
 
-export type WebhookRegistration = z.infer<typeof webhookRegistrationSchema>;
+export type WebhookRegistration = z.infer<ReturnType<typeof webhookRegistrationSchema>>;
 
-export const webhookRegistrationListSchema = z.array(webhookRegistrationSchema);
+export const webhookRegistrationListSchema = lazy(() => z.array(webhookRegistrationSchema()));
 
 /** The create/upsert answer: the one time the signingSecret (`whsec_` + 64 hex) is returned. */
-export const webhookRegistrationWithSecretSchema = webhookRegistrationSchema.extend({
+export const webhookRegistrationWithSecretSchema = lazy(() => webhookRegistrationSchema().extend({
   signingSecret: z.string(),
-});
+}));
 
-export type WebhookRegistrationWithSecret = z.infer<typeof webhookRegistrationWithSecretSchema>;
+export type WebhookRegistrationWithSecret = z.infer<ReturnType<typeof webhookRegistrationWithSecretSchema>>;
 
 /** Deletion result: not shown; the id and a status are typed when present. */
-export const webhookDeletionSchema = z.looseObject({
+export const webhookDeletionSchema = lazy(() => z.looseObject({
   id: z.string().optional(),
   deleted: z.boolean().optional(),
   status: z.string().optional(),
-});
+}));
 
-export type WebhookDeletion = z.infer<typeof webhookDeletionSchema>;
+export type WebhookDeletion = z.infer<ReturnType<typeof webhookDeletionSchema>>;
 
 /** Delivery record, metadata only (spec part 2). Pending deliveries have no response yet. */
-export const webhookDeliverySchema = z.looseObject({
+export const webhookDeliverySchema = lazy(() => z.looseObject({
   deliveryId: z.string(),
   webhookId: z.string(),
   eventType: z.string(),
   status: openEnum(DELIVERY_STATUSES),
   responseCode: z.number().nullable().optional(),
   attempt: z.number(),
-  deliveredAt: timestamp.nullable().optional(),
-});
+  deliveredAt: timestamp().nullable().optional(),
+}));
 
-export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+export type WebhookDelivery = z.infer<ReturnType<typeof webhookDeliverySchema>>;
 
-export const webhookDeliveryListSchema = z.array(webhookDeliverySchema);
+export const webhookDeliveryListSchema = lazy(() => z.array(webhookDeliverySchema()));
 
 /** The test operation's answer: "one synthetic delivery"; its fields are typed when present. */
-export const webhookTestResultSchema = webhookDeliverySchema.partial();
+export const webhookTestResultSchema = lazy(() => webhookDeliverySchema().partial());
 
-export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
+export type WebhookTestResult = z.infer<ReturnType<typeof webhookTestResultSchema>>;
 
 // ---- request side (strict enums and bounds of spec part 8) ----
 
-const httpUrl = z
+const httpUrl = lazy(() => z
   .string()
-  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), 'must be an http:// or https:// URL');
-const streamUrl = z
+  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), 'must be an http:// or https:// URL'));
+const streamUrl = lazy(() => z
   .string()
   .refine(
     (value) => /^(wss?|https?):\/\/[^\s]+$/i.test(value) && URL.canParse(value),
     'must be a ws://, wss://, http:// or https:// URL',
-  );
+  ));
 
-const authenticationInputSchema = z.looseObject({
+const authenticationInputSchema = lazy(() => z.looseObject({
   type: z.enum(WEBHOOK_AUTHENTICATION_TYPES),
   token: z.string().min(1).optional(),
-});
+}));
 
-const webhookUrlsInputSchema = z.looseObject({
-  messageUrl: httpUrl.optional(),
-  callbackMessageUrl: httpUrl.optional(),
-  voiceUrl: httpUrl.optional(),
-  callbackVoiceUrl: httpUrl.optional(),
-  voiceStreamUrl: streamUrl.optional(),
-});
+const webhookUrlsInputSchema = lazy(() => z.looseObject({
+  messageUrl: httpUrl().optional(),
+  callbackMessageUrl: httpUrl().optional(),
+  voiceUrl: httpUrl().optional(),
+  callbackVoiceUrl: httpUrl().optional(),
+  voiceStreamUrl: streamUrl().optional(),
+}));
 
 /** Bounds of spec part 8. */
-const retryPolicyInputSchema = z.strictObject({
+const retryPolicyInputSchema = lazy(() => z.strictObject({
   maxAttempts: z.number().int().min(1).max(10).optional(),
   backoffStrategy: z.enum(WEBHOOK_BACKOFF_STRATEGIES).optional(),
   initialDelaySeconds: z.number().int().min(1).max(60).optional(),
   maxDelaySeconds: z.number().int().min(60).max(3600).optional(),
-});
+}));
 
-const registrationFields = {
-  authentication: authenticationInputSchema.optional(),
-  webhookUrls: webhookUrlsInputSchema.optional(),
-  retryPolicy: retryPolicyInputSchema.optional(),
-};
+const registrationFields = lazy(() => ({
+  authentication: authenticationInputSchema().optional(),
+  webhookUrls: webhookUrlsInputSchema().optional(),
+  retryPolicy: retryPolicyInputSchema().optional(),
+}));
 
 /** Body of POST /api/v1.1/webhooks: operator, network and eventType are required in practice. */
-export const webhookCreateParamsSchema = z.looseObject({
+export const webhookCreateParamsSchema = lazy(() => z.looseObject({
   operator: z.string().trim().min(1),
   network: z.string().trim().min(1),
   eventType: z.enum(WEBHOOK_EVENT_TYPES),
-  ...registrationFields,
+  ...registrationFields(),
   /** true overwrites an existing registration of the same operator and network. */
   update: z.boolean().optional(),
-});
+}));
 
-export type WebhookCreateParams = z.input<typeof webhookCreateParamsSchema>;
+export type WebhookCreateParams = z.input<ReturnType<typeof webhookCreateParamsSchema>>;
 
 /** Body of PUT /api/v1.1/webhooks/{id}: any subset of the registration fields. */
-export const webhookUpdateParamsSchema = z.looseObject({
+export const webhookUpdateParamsSchema = lazy(() => z.looseObject({
   operator: z.string().trim().min(1).optional(),
   network: z.string().trim().min(1).optional(),
   eventType: z.enum(WEBHOOK_EVENT_TYPES).optional(),
-  ...registrationFields,
-});
+  ...registrationFields(),
+}));
 
-export type WebhookUpdateParams = z.input<typeof webhookUpdateParamsSchema>;
+export type WebhookUpdateParams = z.input<ReturnType<typeof webhookUpdateParamsSchema>>;
 
 /** Query of GET /api/v1.1/webhook-deliveries. `status` is open: the spec says "for example FAILED". */
-export const webhookDeliveryListParamsSchema = z.strictObject({
+export const webhookDeliveryListParamsSchema = lazy(() => z.strictObject({
   webhookId: z.string().min(1).optional(),
   status: z.string().min(1).optional(),
-});
+}));
 
-export type WebhookDeliveryListParams = z.input<typeof webhookDeliveryListParamsSchema>;
+export type WebhookDeliveryListParams = z.input<ReturnType<typeof webhookDeliveryListParamsSchema>>;
