@@ -43,7 +43,7 @@ export type Transaction<R = Record<string, unknown>> = z.infer<ReturnType<typeof
 /** A transaction that reached COMPLETED, with the operation's typed result. */
 export type CompletedTransaction<R = Record<string, unknown>> = Transaction<R> & { status: 'COMPLETED' };
 
-/** Builds (once, at module level) the poll schema of an operation whose result has a known shape. */
+/** Builds the poll schema (once per operation, on its first poll) of an operation whose result has a known shape. */
 export function transactionSchemaWithResult<R>(result: z.ZodType<R>): z.ZodType<Transaction<R>> {
   return transactionBaseSchema().extend({ result: result.nullable().optional() }) as unknown as z.ZodType<Transaction<R>>;
 }
