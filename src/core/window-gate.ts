@@ -41,9 +41,17 @@ export class WindowGate {
   readonly limit: number;
   readonly windowMs: number;
   readonly #marginMs: number;
-  /** When each finished request stops counting, ascending; entries before `#head` are past. */
+  /**
+   * When finished requests stop counting, ascending, and how many stop at each instant;
+   * entries before `#head` are past. Instants are rounded up to `#stepMs`, so a large limit
+   * keeps about `windowMs / #stepMs` entries however many requests its window holds.
+   */
   #freeAt: number[] = [];
+  #weight: number[] = [];
   #head = 0;
+  /** Sum of the weights from `#head` on: the finished requests still counted. */
+  #counted = 0;
+  readonly #stepMs: number;
   #inflight = 0;
   #pausedUntil = 0;
   /** The latest server window located by a first-of-window answer: it ends within [after, by]. */
@@ -56,6 +64,7 @@ export class WindowGate {
     this.limit = limit.limit;
     this.windowMs = limit.windowMs;
     this.#marginMs = marginMs(limit.windowMs);
+    this.#stepMs = Math.max(1, limit.windowMs / 1000);
   }
 
   /** 0 when admitted, else the milliseconds until a slot may free up (Infinity: at the next release). */
@@ -63,17 +72,20 @@ export class WindowGate {
     if (now < this.#pausedUntil) return this.#pausedUntil - now;
     if (this.limit === Number.POSITIVE_INFINITY) return 0;
     const log = this.#freeAt;
-    while (this.#head < log.length && (log[this.#head] as number) <= now) this.#head++;
-    if (this.#head > 512 && this.#head * 2 > log.length) {
-      log.splice(0, this.#head);
-      this.#head = 0;
+    const weight = this.#weight;
+    let head = this.#head;
+    while (head < log.length && (log[head] as number) <= now) this.#counted -= weight[head++] as number;
+    if (head > 512 && head * 2 > log.length) {
+      log.splice(0, head);
+      weight.splice(0, head);
+      head = 0;
     }
-    const counted = log.length - this.#head;
-    if (this.#inflight + counted < this.limit) {
+    this.#head = head;
+    if (this.#inflight + this.#counted < this.limit) {
       this.#inflight += 1;
       return 0;
     }
-    return counted > 0 ? (log[this.#head] as number) - now : Number.POSITIVE_INFINITY;
+    return this.#counted > 0 ? (log[head] as number) - now : Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -115,13 +127,21 @@ export class WindowGate {
 
   /**
    * Appends keeping the log sorted without a scan: a slot that would free before the newest one
-   * is held until then instead. Holding a slot longer is always safe, and a sorted insert costs
+   * is held until then instead, and an instant is rounded up to the next step, so answers close
+   * together share one entry. Holding a slot longer is always safe; a sorted insert would cost
    * a splice per answer once `X-RateLimit-Reset` (whole seconds) puts answers out of order.
    */
   #insert(freeAt: number): void {
     const log = this.#freeAt;
-    const newest = log.length > this.#head ? (log[log.length - 1] as number) : freeAt;
-    log.push(freeAt > newest ? freeAt : newest);
+    const last = log.length - 1;
+    this.#counted += 1;
+    if (last >= this.#head && freeAt <= (log[last] as number)) {
+      this.#weight[last] = (this.#weight[last] as number) + 1;
+      return;
+    }
+    const step = this.#stepMs;
+    log.push(Math.ceil(freeAt / step) * step);
+    this.#weight.push(1);
   }
 
   acquire(signal?: AbortSignal): Promise<void> | undefined {
