@@ -1,7 +1,7 @@
 import type { TokenManager } from './auth.js';
 import { unwrap } from './envelope.js';
 import { PartnerError, RateLimitError, RequestValidationError, TimeoutError } from './errors.js';
-import { USER_AGENT, responseInfo, serializeQuery } from './headers.js';
+import { responseInfo, serializeQuery } from './headers.js';
 import type { LevelLogger } from './logger.js';
 import type { RateLimiter } from './rate-limit.js';
 import { type Scrubber, redactHeaders } from './redact.js';
@@ -27,7 +27,8 @@ export interface Pipeline {
   timeoutMs: number;
   maxRetries: number;
   validate: boolean;
-  defaultHeaders: Record<string, string> | undefined;
+  /** User-Agent, Accept and the client's default headers, lower-cased: each call starts from a copy. */
+  baseHeaders: Record<string, string>;
   logger: LevelLogger;
   scrubber: Scrubber;
   /** Aborted by `close()`: a call waiting to retry gives up at once instead of holding a timer. */
@@ -74,8 +75,7 @@ export class Call<T> {
     this.#timeoutMs = options?.timeoutMs ?? pipeline.timeoutMs;
     this.#maxRetries = options?.maxRetries ?? pipeline.maxRetries;
     this.#path = pipeline.basePath + spec.path + serializeQuery(spec.query);
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
-    if (pipeline.defaultHeaders) Object.assign(headers, pipeline.defaultHeaders);
+    const headers: Record<string, string> = { ...pipeline.baseHeaders };
     if (options?.headers) for (const name in options.headers) headers[name.toLowerCase()] = options.headers[name] as string;
     if (spec.body !== undefined) {
       this.#body = serializeBody(spec.body, spec.route);
@@ -88,18 +88,23 @@ export class Call<T> {
     this.#retrySafe = retrySafe ?? (spec.method === 'GET' || idempotencyKey !== undefined);
   }
 
-  async run(): Promise<ApiResult<T>> {
+  run(): Promise<ApiResult<T>> {
+    // Without a caller's signal there is nothing to listen to: no extra async frame per call.
     const signal = this.#signal;
-    signal?.throwIfAborted();
-    signal?.addEventListener('abort', this);
+    return signal ? this.#runWith(signal) : withRetries(this, this.#maxRetries);
+  }
+
+  async #runWith(signal: AbortSignal): Promise<ApiResult<T>> {
+    signal.throwIfAborted();
+    signal.addEventListener('abort', this);
     try {
       return await withRetries(this, this.#maxRetries);
     } catch (error) {
       // A caller's abort is final and reported as the caller's own reason.
-      if (signal?.aborted) throw signal.reason;
+      if (signal.aborted) throw signal.reason;
       throw error;
     } finally {
-      signal?.removeEventListener('abort', this);
+      signal.removeEventListener('abort', this);
     }
   }
 

@@ -48,16 +48,17 @@ export interface RetryHooks<T> {
  * the loop. Its own delay is zero: the wait happens in `beforeRetry`, which knows Retry-After,
  * the deadline and the signal.
  */
-export async function withRetries<T>(hooks: RetryHooks<T>, maxRetries: number): Promise<T> {
-  try {
-    return await hooks.attempt(1);
-  } catch (error) {
-    if (maxRetries <= 0 || !(await hooks.beforeRetry(error, 0))) throw error;
-  }
+export function withRetries<T>(hooks: RetryHooks<T>, maxRetries: number): Promise<T> {
+  const first = hooks.attempt(1);
+  return maxRetries <= 0 ? first : first.then(undefined, (error: unknown) => retryAfterFirst(hooks, maxRetries, error));
+}
+
+async function retryAfterFirst<T>(hooks: RetryHooks<T>, maxRetries: number, error: unknown): Promise<T> {
+  if (!(await hooks.beforeRetry(error, 0))) throw error;
   return pRetry((attemptNumber) => hooks.attempt(attemptNumber + 1), {
     retries: maxRetries - 1,
     minTimeout: 0,
     maxTimeout: 0,
-    shouldRetry: ({ error, retriesConsumed }) => hooks.beforeRetry(error, retriesConsumed + 1),
+    shouldRetry: ({ error: failure, retriesConsumed }) => hooks.beforeRetry(failure, retriesConsumed + 1),
   });
 }

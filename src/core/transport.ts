@@ -2,7 +2,7 @@ import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
 import { TokenManager } from './auth.js';
 import { Call, type Pipeline } from './call.js';
 import { ConfigurationError } from './errors.js';
-import { lowerCaseHeaders } from './headers.js';
+import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { LevelLogger } from './logger.js';
 import type { ClientOptions } from './options.js';
 import { LocalRateLimiter, type RateLimiter } from './rate-limit.js';
@@ -100,7 +100,7 @@ export class HttpTransport implements Transport {
       timeoutMs: options.timeoutMs ?? 30_000,
       maxRetries: options.maxRetries ?? 2,
       validate: options.validateResponses !== 'off',
-      defaultHeaders: lowerCaseHeaders(options.defaultHeaders),
+      baseHeaders: { 'user-agent': USER_AGENT, accept: 'application/json', ...lowerCaseHeaders(options.defaultHeaders) },
       logger: new LevelLogger(options.logger, options.logLevel),
       scrubber,
       closing: this.#closing.signal,
