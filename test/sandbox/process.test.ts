@@ -91,6 +91,9 @@ describe('close()', () => {
     expect(count(report.afterClose, 'TCPServerWrap')).toBe(3);
     expect(count(report.afterClose, 'TCPSocketWrap')).toBe(report.receiverSockets);
     expect(report.pendingTimers).toBe(0);
-    expect(report.after).toEqual(report.before);
+    // Nothing of the sandbox's is left: every resource still active was there before it started
+    // (Node 22 and later may finish a connect of the loader's own in the meantime).
+    for (const name of new Set(report.after)) expect(count(report.after, name)).toBeLessThanOrEqual(count(report.before, name));
+    expect(report.after.length).toBeLessThanOrEqual(report.before.length);
   }, 30_000);
 });
