@@ -93,7 +93,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const ctx: SandboxContext = {
     clock,
     rng: createRng(resolved.seed + 1),
-    state: seedState(resolved.seed, resolved.simCount),
+    state: seedState(resolved.seed, resolved.simCount, resolved.startMs),
     options: resolved,
     credentials: credentialsFor(resolved.seed, options.credentials),
     counters: createCounters(),
@@ -134,7 +134,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const reset = (): void => {
     clock.cancelAll();
     force.cancelDelays();
-    ctx.state = seedState(resolved.seed, resolved.simCount);
+    ctx.state = seedState(resolved.seed, resolved.simCount, resolved.startMs);
     ctx.rng = createRng(resolved.seed + 1);
     idSeq = 0;
     ctx.counters.clear();

@@ -17,7 +17,6 @@ import type {
 import { PLANS } from './plans.js';
 
 /** Seeded timestamps hang off a fixed day so they do not depend on when the sandbox starts. */
-const ANCHOR_MS = Date.UTC(2025, 5, 1);
 const DAY_MS = 86_400_000;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -56,7 +55,12 @@ function subscriptionStatus(roll: number): SubscriptionStatus {
   return 'SCHEDULED';
 }
 
-export function seedState(seed: number, simCount: number): SandboxState {
+/**
+ * `anchorMs` is the day the data hangs off (the sandbox clock's start, at UTC midnight): the same
+ * seed and day give the same data, and serving subscriptions are current whenever it runs.
+ */
+export function seedState(seed: number, simCount: number, anchorMs: number): SandboxState {
+  const ANCHOR_MS = anchorMs - (anchorMs % DAY_MS);
   const rng = createRng(seed);
   const usedIccids = new Set<string>();
   const usedNumbers = new Set<string>();
@@ -144,7 +148,13 @@ export function seedState(seed: number, simCount: number): SandboxState {
     const plan = rng.pick(priced.length > 0 ? priced : planList);
     const orderId = `ord_${rng.hex(12)}`;
     const scheduled = status === 'SCHEDULED';
-    const startMs = scheduled ? ANCHOR_MS + (5 + rng.int(40)) * DAY_MS : createdMs;
+    // Serving subscriptions run in the current billing period; a cancelled one ended long ago.
+    const serving = status === 'ACTIVE' || status === 'PENDING' || status === 'CANCEL_SCHEDULED';
+    const startMs = scheduled
+      ? ANCHOR_MS + (5 + rng.int(40)) * DAY_MS
+      : serving
+        ? ANCHOR_MS - (Math.floor(createdMs / DAY_MS) % plan.validityDays) * DAY_MS - (createdMs % DAY_MS)
+        : createdMs;
     subscriptions.push({
       iccid: sim.iccid,
       productName: plan.productId,
