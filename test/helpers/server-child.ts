@@ -24,5 +24,8 @@ const waiting = client.request({ method: 'GET', path: '/api/v1.1/busy' }).then(
 await retryScheduled;
 await client.close();
 const waitingOutcome = await waiting;
-const handles = process.getActiveResourcesInfo().filter((name) => name !== 'TTYWrap' && name !== 'PipeWrap');
+// Standard streams, and file reads of the TypeScript loader itself (Node 22 and later may have one
+// in flight), are not the client's: sockets, servers and timers are what would hold the process.
+const notTheClients = new Set(['TTYWrap', 'PipeWrap', 'FSReqCallback', 'FSReqPromise']);
+const handles = process.getActiveResourcesInfo().filter((name) => !notTheClients.has(name));
 process.stdout.write(`${JSON.stringify({ closedAt: Date.now(), handles, waitingOutcome })}\n`);
