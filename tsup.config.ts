@@ -23,6 +23,9 @@ export default defineConfig([
     dts: true,
     sourcemap: true,
     target: 'node20',
+    // Shared chunks, as in the ESM build: an error class is the same class whichever entry
+    // point a CommonJS caller required it from, so instanceof holds across them.
+    splitting: true,
     treeshake: true,
     // p-retry (and its is-network-error dependency) ship as ESM only; Node 20.18
     // cannot require() ESM, so the CommonJS build carries its own copy.

@@ -74,6 +74,21 @@ describe('published entry points', () => {
     expect(out).toBe('function function');
   });
 
+  it('gives both module systems one error class across entry points, so instanceof holds', () => {
+    const cjs = run(
+      `const sdk = require('mobile-partner-sdk'); const hooks = require('mobile-partner-sdk/webhooks');
+       console.log(sdk.WebhookSignatureError === hooks.WebhookSignatureError, sdk.verifySignature === hooks.verifySignature);`,
+      'commonjs',
+    );
+    const esm = run(
+      `import * as sdk from 'mobile-partner-sdk'; import * as hooks from 'mobile-partner-sdk/webhooks';
+       console.log(sdk.WebhookSignatureError === hooks.WebhookSignatureError, sdk.verifySignature === hooks.verifySignature);`,
+      'module',
+    );
+    expect(cjs).toBe('true true');
+    expect(esm).toBe('true true');
+  });
+
   it('keeps the sandbox and its router out of the client entry', () => {
     for (const entry of ['dist/index.js', 'dist/index.cjs']) {
       const text = loadGraph(join(root, entry));
