@@ -38,7 +38,7 @@ export const asyncAcceptanceSchema = lazy(() => z.looseObject({
 
 export type AsyncAcceptance = z.infer<ReturnType<typeof asyncAcceptanceSchema>>;
 
-/** A record whose fields the spec does not show: any object, every field kept. */
+/** A record whose fields the spec does not show; every field of the object is kept. */
 export const openObjectSchema = lazy(() => z.looseObject({}));
 
 export type OpenObject = z.infer<ReturnType<typeof openObjectSchema>>;

@@ -137,7 +137,7 @@ export const webhookCreateParamsSchema = lazy(() => z.looseObject({
 
 export type WebhookCreateParams = z.input<ReturnType<typeof webhookCreateParamsSchema>>;
 
-/** Body of PUT /api/v1.1/webhooks/{id}: any subset of the registration fields. */
+/** Body of PUT /api/v1.1/webhooks/{id}, a subset of the registration fields. */
 export const webhookUpdateParamsSchema = lazy(() => z.looseObject({
   operator: z.string().trim().min(1).optional(),
   network: z.string().trim().min(1).optional(),

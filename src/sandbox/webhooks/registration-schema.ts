@@ -72,7 +72,7 @@ export const createRegistrationSchema = z.object({
   update: z.boolean({ error: 'update must be a boolean' }).optional(),
 });
 
-/** PUT /api/v1.1/webhooks/{id} body: any subset; a null webhookUrls member removes that URL. */
+/** PUT /api/v1.1/webhooks/{id} body is a subset of the fields; a null webhookUrls member removes that URL. */
 export const updateRegistrationSchema = z.object({
   operator: createRegistrationSchema.shape.operator.optional(),
   network: createRegistrationSchema.shape.network.optional(),
