@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   ApiError,
   type ApiErrorInit,
@@ -14,11 +13,11 @@ import {
   RateLimitError,
   ResponseValidationError,
   UnprocessableEntityError,
-  type ValidationIssue,
 } from './errors.js';
 import { parseRetryAfterSeconds } from './headers.js';
 import type { Scrubber } from './redact.js';
 import type { ApiResult, RequestSpec, ResponseInfo } from './request.js';
+import { toValidationIssues } from './validate.js';
 
 /** The error class of an HTTP status (spec part 7). */
 export function errorForStatus(init: ApiErrorInit): ApiError {
@@ -92,10 +91,6 @@ function apiError(
   });
 }
 
-function toIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
-}
-
 /**
  * Turns one HTTP answer into the typed result, or throws the typed error (spec parts 1 and 7).
  * The body is parsed once and validated once; nothing here throws a SyntaxError.
@@ -138,6 +133,6 @@ function finish<T>(
 ): ApiResult<T> {
   if (!spec.schema || !validate) return { data: data as T, meta, response };
   const result = spec.schema.safeParse(data);
-  if (!result.success) throw new ResponseValidationError(toIssues(result.error), spec.route);
+  if (!result.success) throw new ResponseValidationError(toValidationIssues(result.error.issues), spec.route);
   return { data: result.data, meta, response };
 }
