@@ -104,5 +104,4 @@ export function defaultCode(status: number): string {
   }
 }
 
-export const E164 = /^\+[1-9]\d{6,14}$/;
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
+import { E164_MESSAGE, E164_PATTERN } from '../shared/e164.js';
 
 /**
  * A string enum that stays open: the type lists the known values (and autocompletes them),
@@ -44,7 +45,7 @@ export const openObjectSchema = lazy(() => z.looseObject({}));
 export type OpenObject = z.infer<ReturnType<typeof openObjectSchema>>;
 
 /** E.164 phone number (spec part 2: SIM phoneNumber, port-in number, SMS numbers). */
-export const e164 = lazy(() => z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number such as +14155550100'));
+export const e164 = lazy(() => z.string().regex(E164_PATTERN, E164_MESSAGE));
 
 /** Pagination input (spec part 8): page >= 1, pageSize 1..100. */
 export const paginationParams = lazy(() => ({

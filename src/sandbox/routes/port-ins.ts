@@ -1,6 +1,6 @@
 /** Port-in list, the open eligibility check, and the Admin-tier async submission (v3). */
 import type { SandboxContext, SandboxPlugin, TransactionOutcome } from '../context.js';
-import { E164 } from '../answers.js';
+import { E164_PATTERN as E164 } from '../../shared/e164.js';
 import { acceptedBody } from './wire.js';
 
 const STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'];

@@ -1,6 +1,6 @@
 /** Outbound SMS from one of the account's lines (spec part 4, messaging). */
 import type { SandboxPlugin } from '../context.js';
-import { E164 } from '../answers.js';
+import { E164_PATTERN as E164 } from '../../shared/e164.js';
 
 export const registerSmsRoutes: SandboxPlugin = (app, ctx) => {
   app.post('/api/v1.1/sms', (c) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SandboxApp, SandboxCtx } from '../context.js';
-import { E164 } from '../answers.js';
+import { E164_PATTERN as E164 } from '../../shared/e164.js';
 import type { WebhookDomain } from './domain.js';
 import type { SmsEventBody, VoiceEventBody } from './event-bodies.js';
 import { startDelivery } from './operator-deliveries.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SandboxApp } from '../context.js';
-import { E164 } from '../answers.js';
+import { E164_PATTERN as E164 } from '../../shared/e164.js';
 import type { WebhookDomain } from './domain.js';
 import { credentialHeaders } from './registrations.js';
 import { controlInvalid, controlJson } from './control-answers.js';
