@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { PartnerClient } from '../../src/index.js';
 import { fail, ok, type Reply } from '../helpers/server.js';
@@ -109,6 +109,30 @@ describe('rate-limit resets', () => {
     expect(error).toMatchObject({ requestNotSent: true });
     expect((error as Error).message).toMatch(/rate-limit wait/);
     expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+});
+
+describe('a call queued behind its own limiter', () => {
+  it('fails with a TimeoutError, unsent, when its deadline comes while it waits for a slot', async () => {
+    t.server.on(THING, [{ hang: true }, ok(2)]);
+    const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: 1000 } }, timeoutMs: 30_000, maxRetries: 0 });
+    await client.auth.token();
+    const holder = getThing(client).catch((caught: unknown) => caught);
+    await until(() => t.server.requestsTo(THING).length === 1);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      // The only slot is held by a request in flight: when it frees up is unknown.
+      const queued = getThing(client, { timeoutMs: 100 }).catch((caught: unknown) => caught);
+      await vi.advanceTimersByTimeAsync(100 + 60_000 + 10);
+      const error = await queued;
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error).toMatchObject({ requestNotSent: true });
+      expect(t.server.requestsTo(THING)).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    await client.close();
+    await holder;
   });
 });
 
