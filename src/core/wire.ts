@@ -218,7 +218,15 @@ export class UndiciWire implements Wire {
       : new Agent({ keepAliveTimeout: 10_000 }));
     return new Promise<WireResponse>((resolve, reject) => {
       dispatcher.dispatch(
-        { origin: request.origin, path: request.path, method: request.method, headers: request.headers, body: request.body ?? null },
+        {
+          origin: request.origin,
+          path: request.path,
+          method: request.method,
+          headers: request.headers,
+          body: request.body ?? null,
+          // Switches off a redirect interceptor composed into a caller-given dispatcher.
+          maxRedirections: 0,
+        } as Dispatcher.DispatchOptions,
         new Exchange(request, this.#maxBytes, resolve, reject),
       );
     });

@@ -1,3 +1,4 @@
+import { Agent, interceptors } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PartnerClient, RedirectError } from '../../src/index.js';
 import { ok, startTestServer, TOKEN_ROUTE, type TestServer } from '../helpers/server.js';
@@ -67,6 +68,23 @@ describe.each(transports)('redirects are never followed (%s)', (_name, transport
     expect(error).toBeInstanceOf(RedirectError);
     expect((error as RedirectError).targetOrigin).toBe(t.server.url);
     expect((error as RedirectError).message).not.toContain(LOCATION_SECRET);
+  });
+});
+
+describe('a caller-given dispatcher', () => {
+  it('does not follow a redirect even with a redirect interceptor composed in', async () => {
+    t.server.on('GET /api/v1.1/thing', { status: 302, headers: { location: `${elsewhere.url}/steal` } });
+    const agent = new Agent();
+    try {
+      const dispatcher = agent.compose(interceptors.redirect({ maxRedirections: 3 }));
+      const client = t.track(new PartnerClient({ baseUrl: t.server.url, key: KEY, secret: SECRET, dispatcher }));
+      const error = await client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RedirectError);
+      expect((error as RedirectError).status).toBe(302);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await agent.close();
+    }
   });
 });
 
