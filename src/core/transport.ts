@@ -175,6 +175,8 @@ export class HttpTransport implements Transport {
       rateLimit: options.rateLimit === false ? false : 'on',
       wire: options.fetch ? 'fetch' : 'undici',
       validateResponses: options.validateResponses ?? 'strict',
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      maxServerWaitMs: options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS,
       closed: this.#closed,
     };
     return JSON.stringify(safe);
