@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RateLimitError } from '../../src/index.js';
-import { fail, ok } from '../helpers/server.js';
-import { useTestServer } from '../helpers/server-client.js';
+import { PartnerClient, RateLimitError } from '../../src/index.js';
+import { fail, ok, tokenAnswer } from '../helpers/server.js';
+import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
 const t = useTestServer({ maxRetries: 0, rateLimit: false });
@@ -118,5 +119,91 @@ describe('X-RateLimit-Limit, -Remaining, -Reset: 1*DIGIT each, or the trio is ab
   it('treats a missing member as no rate-limit information', async () => {
     t.server.on(THING, ok(1, { headers: { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '3' } }));
     expect((await getThing().asResult()).response.rateLimit).toBeUndefined();
+  });
+});
+
+describe('Retry-After, property-based (through the fetch option, answered in-process)', () => {
+  /** A client whose fetch answers the token exchange and then a 429 carrying `header.value`. */
+  function throttlingClient(header: { value: string }): PartnerClient {
+    const fetchImpl: typeof fetch = async (input) => {
+      if (String(input).endsWith('/auth/token')) return Response.json(tokenAnswer().json);
+      return Response.json(
+        { success: false, error: { code: 'RATE_LIMITED', message: 'slow down' } },
+        { status: 429, headers: { 'retry-after': header.value } },
+      );
+    };
+    return new PartnerClient({ baseUrl: 'https://partner.example.test', key: KEY, secret: SECRET, fetch: fetchImpl, maxRetries: 0, rateLimit: false });
+  }
+
+  async function readBy(client: PartnerClient): Promise<number | undefined> {
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    return (error as RateLimitError).retryAfterSeconds;
+  }
+
+  const ows = fc.constantFrom('', ' ', '\t', '  ');
+  /** Printable Latin-1 and tab: what a header value can carry. */
+  const headerText = fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff }), fc.constant(9)).map((code) => String.fromCharCode(code)), maxLength: 24 });
+
+  it('reads any run of digits, with optional whitespace around it, as that many seconds', async () => {
+    const header = { value: '' };
+    const client = throttlingClient(header);
+    try {
+      await fc.assert(
+        fc.asyncProperty(ows, fc.stringMatching(/^[0-9]{1,15}$/), ows, async (before, digits, after) => {
+          header.value = `${before}${digits}${after}`;
+          expect(await readBy(client)).toBe(Number(digits));
+        }),
+        { numRuns: 150 },
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('gives a non-negative safe integer or nothing for any value, and nothing unless it is digits or a GMT date', async () => {
+    const header = { value: '' };
+    const client = throttlingClient(header);
+    try {
+      await fc.assert(
+        fc.asyncProperty(headerText, async (value) => {
+          header.value = value;
+          const seconds = await readBy(client);
+          if (seconds === undefined) return;
+          expect(Number.isSafeInteger(seconds) && seconds >= 0).toBe(true);
+          expect(/^[ \t]*[0-9]+[ \t]*$/.test(value) || /(GMT|[0-9]{4})[ \t]*$/.test(value)).toBe(true);
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('treats a number written any other way than plain digits as absent', async () => {
+    const header = { value: '' };
+    const client = throttlingClient(header);
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            fc.double({ noNaN: true }).map((n) => String(n)).filter((text) => !/^[0-9]+$/.test(text)),
+            fc.integer({ min: 0, max: 10_000 }).map((n) => `+${n}`),
+            fc.integer({ min: 1, max: 10_000 }).map((n) => `-${n}`),
+            fc.integer({ min: 0, max: 10_000 }).map((n) => `0x${n.toString(16)}`),
+            fc.integer({ min: 0, max: 10_000 }).map((n) => `${n}.0`),
+            fc.integer({ min: 1, max: 9 }).map((n) => `${n}e${n}`),
+            fc.tuple(fc.nat(100_000), fc.nat(100_000)).map(([a, b]) => `${a}, ${b}`),
+          ),
+          async (value) => {
+            header.value = value;
+            expect(await readBy(client)).toBeUndefined();
+          },
+        ),
+        { numRuns: 200 },
+      );
+    } finally {
+      await client.close();
+    }
   });
 });
