@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { ConfigurationError, ConnectionError, RedirectError, ResponseTooLargeError } from './errors.js';
+import { parseDigits } from './http-grammar.js';
 import type { Scrubber } from './redact.js';
 import type { HttpMethod } from './request.js';
 
@@ -157,8 +158,9 @@ class Exchange implements Dispatcher.DispatchHandler, AttemptTarget {
       const request = this.#request;
       return this.#refuse(new RedirectError(statusCode, redirectTarget(headers['location'], request.origin + request.path)));
     }
-    const declared = headers['content-length'];
-    if (declared !== undefined && Number(declared) > this.#maxBytes) {
+    // Content-Length is 1*DIGIT (RFC 9110 8.6); a malformed one is left to the byte count.
+    const declared = parseDigits(headers['content-length']);
+    if (declared !== undefined && declared > this.#maxBytes) {
       return this.#refuse(new ResponseTooLargeError('body', statusCode, this.#maxBytes));
     }
     return true;
@@ -324,8 +326,9 @@ export class FetchWire implements Wire {
       const target = response.redirected ? redirectTarget(response.url, request.origin) : redirectTarget(headers['location'], request.origin + request.path);
       throw new RedirectError(isRedirect(status) ? status : 0, target);
     }
-    const declared = headers['content-length'];
-    if (declared !== undefined && Number(declared) > this.#maxBytes) {
+    // Content-Length is 1*DIGIT (RFC 9110 8.6); a malformed one is left to the byte count.
+    const declared = parseDigits(headers['content-length']);
+    if (declared !== undefined && declared > this.#maxBytes) {
       response.body?.cancel().catch(ignore);
       throw new ResponseTooLargeError('body', status, this.#maxBytes);
     }
