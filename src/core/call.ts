@@ -7,7 +7,8 @@ import type { RateLimiter } from './rate-limit.js';
 import { type Scrubber, redactHeaders } from './redact.js';
 import type { ApiResult, RequestSpec } from './request.js';
 import { isRetryable, retryDelayMs, withRetries } from './retry.js';
-import { monotonicNow, sleep } from './sleep.js';
+import { MAX_TIMER_MS, type Sleepers, monotonicNow } from './sleep.js';
+import type { Admission } from './window-gate.js';
 import { AttemptSignal, type Wire, type WireResponse, toConnectionError } from './wire.js';
 
 /**
@@ -31,8 +32,10 @@ export interface Pipeline {
   baseHeaders: Record<string, string>;
   logger: LevelLogger;
   scrubber: Scrubber;
-  /** Aborted by `close()`: a call waiting to retry gives up at once instead of holding a timer. */
-  closing: AbortSignal;
+  /** Every retry wait of the client: `close()` cancels them at once instead of leaving timers. */
+  sleepers: Sleepers;
+  /** The ceiling on a wait the server asks for (Retry-After); longer ones are not waited. */
+  maxServerWaitMs: number;
 }
 
 function serializeBody(body: unknown, route: string): string {
@@ -52,7 +55,7 @@ function onAttemptTimeout(call: Call<unknown>): void {
  * One call from first attempt to result: limiter → token → wire → envelope, with one
  * re-authentication on 401 inside an attempt and retries around attempts.
  */
-export class Call<T> {
+export class Call<T> implements Admission {
   readonly #pipeline: Pipeline;
   readonly #spec: RequestSpec<T>;
   readonly #signal: AbortSignal | undefined;
@@ -66,6 +69,8 @@ export class Call<T> {
   #controller: AttemptSignal | undefined;
   #timedOut = false;
   #tokenFailed = false;
+  /** The deadline of a wait for the first admission, set when the limiter first makes this call wait. */
+  #queueDeadline = 0;
 
   constructor(pipeline: Pipeline, spec: RequestSpec<T>, retrySafe?: boolean) {
     const options = spec.options;
@@ -131,7 +136,7 @@ export class Call<T> {
         this.#headers['authorization'] = `Bearer ${token}`;
       }
       if (pipeline.limiter) {
-        const admitted = pipeline.limiter.acquire(spec.route, this.#signal);
+        const admitted = pipeline.limiter.acquire(spec.route, this);
         if (admitted) await admitted;
       }
       const sentAt = monotonicNow();
@@ -157,7 +162,8 @@ export class Call<T> {
         return unwrap(response.body, info, spec, pipeline.validate, pipeline.scrubber);
       } catch (error) {
         if (error instanceof RateLimitError && pipeline.limiter) {
-          // A 429 holds the whole endpoint, not only this call (spec part 9 rule 4).
+          // A 429 holds the whole endpoint, not only this call (spec part 8 rules 1 and 3);
+          // the limiter caps the pause at maxServerWaitMs.
           pipeline.limiter.pause(spec.route, (error.retryAfterSeconds ?? 1) * 1000);
         }
         throw error;
@@ -177,8 +183,9 @@ export class Call<T> {
 
   async beforeRetry(error: unknown, retryIndex: number): Promise<boolean> {
     if (this.#signal?.aborted || this.#tokenFailed || !isRetryable(error, this.#retrySafe)) return false;
-    const delayMs = retryDelayMs(error, retryIndex);
-    if (monotonicNow() + delayMs >= this.#deadlineAt) return false;
+    // undefined: the server asked for more than maxServerWaitMs; the call fails with its answer.
+    const delayMs = retryDelayMs(error, retryIndex, this.#pipeline.maxServerWaitMs);
+    if (delayMs === undefined || monotonicNow() + delayMs >= this.#deadlineAt) return false;
     const logger = this.#pipeline.logger;
     if (logger.enabled('warn')) {
       logger.log('warn', `retrying ${this.#spec.route} in ${Math.round(delayMs)} ms`, {
@@ -188,9 +195,32 @@ export class Call<T> {
         reason: error instanceof PartnerError ? error.toJSON() : String(error),
       });
     }
-    const closing = this.#pipeline.closing;
-    await sleep(delayMs, this.#signal ? AbortSignal.any([this.#signal, closing]) : closing);
+    await this.#pipeline.sleepers.sleep(delayMs, this.#signal);
     return true;
+  }
+
+  /** Admission: the caller's signal, for the limiter. */
+  get signal(): AbortSignal | undefined {
+    return this.#signal;
+  }
+
+  /**
+   * Admission: how long this call may wait for the limiter. Once sent, its deadline; before
+   * the first admission, the same budget counted from the first wait, so pacing behind our own
+   * limiter is allowed but no server-imposed pause can hold the call for ever.
+   */
+  get waitDeadline(): number {
+    if (this.#deadlineAt !== 0) return this.#deadlineAt;
+    if (this.#queueDeadline === 0) this.#queueDeadline = monotonicNow() + this.#budgetMs();
+    return this.#queueDeadline;
+  }
+
+  /** Admission: the error of a limiter wait that would outlast the deadline; nothing was sent. */
+  expired(waitMs: number | undefined): TimeoutError {
+    const wait = waitMs === undefined ? '' : ` (${Math.ceil(waitMs)} ms)`;
+    return new TimeoutError(`${this.#spec.route}: the rate-limit wait${wait} would end past the call's deadline`, this.#timeoutMs, {
+      requestNotSent: true,
+    });
   }
 
   #budgetMs(): number {
@@ -210,7 +240,7 @@ export class Call<T> {
     const controller = new AttemptSignal();
     this.#controller = controller;
     this.#timedOut = false;
-    const timer = setTimeout(onAttemptTimeout, timeoutMs, this);
+    const timer = setTimeout(onAttemptTimeout, Math.min(timeoutMs, MAX_TIMER_MS), this);
     try {
       return await pipeline.wire.send({
         method: this.#spec.method,

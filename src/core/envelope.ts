@@ -39,7 +39,9 @@ export function errorForStatus(init: ApiErrorInit): ApiError {
     case 501:
       return new NotImplementedError(init);
     case 502:
-      return new DeliveryFailedError(init);
+      // spec part 7: 502 DELIVERY_FAILED is the webhook test route's answer; any other 502 is a
+      // gateway's, a transient server error like a 500.
+      return init.code === 'DELIVERY_FAILED' ? new DeliveryFailedError(init) : new InternalServerError(init);
     default:
       return init.status >= 500 ? new InternalServerError(init) : new ApiError(init);
   }

@@ -123,7 +123,10 @@ export class InternalServerError extends ApiError {
 export class NotImplementedError extends ApiError {
   override name = 'NotImplementedError';
 }
-/** 502: a webhook test delivery failed (DELIVERY_FAILED), or a gateway answered 502. */
+/**
+ * 502 with code DELIVERY_FAILED: a webhook test delivery failed (spec part 7). Not retried.
+ * Any other 502 (a gateway's HTML page, another code) is an {@link InternalServerError}.
+ */
 export class DeliveryFailedError extends ApiError {
   override name = 'DeliveryFailedError';
 }
@@ -148,12 +151,71 @@ export class TimeoutError extends ConnectionError {
   override name = 'TimeoutError';
   override readonly code: ClientErrorCode = 'TIMEOUT';
   readonly timeoutMs: number;
-  constructor(message: string, timeoutMs: number, options?: { cause?: unknown }) {
+  constructor(message: string, timeoutMs: number, options?: { cause?: unknown; requestNotSent?: boolean }) {
     super(message, options);
     this.timeoutMs = timeoutMs;
   }
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), timeoutMs: this.timeoutMs };
+  }
+}
+
+/**
+ * The server answered with a redirect (3xx). Redirects are never followed, on either transport:
+ * following one would re-send the credentials or the bearer token to wherever `Location`
+ * points. Nothing was re-sent, and the call is not retried. Only the target's origin is kept,
+ * never the full `Location`, which may carry a secret.
+ */
+export class RedirectError extends PartnerError {
+  override name = 'RedirectError';
+  readonly code: ClientErrorCode = 'REDIRECT_NOT_FOLLOWED';
+  /**
+   * The 3xx status; 0 when the 3xx itself was not seen: a `fetch` that returned an opaque
+   * redirect, or one that followed the redirect despite `redirect: 'manual'` (its answer is
+   * refused all the same).
+   */
+  readonly status: number;
+  /** `scheme://host:port` of the redirect target, when it had one. */
+  readonly targetOrigin: string | undefined;
+  constructor(status: number, targetOrigin: string | undefined) {
+    super(
+      `${status === 0 ? 'a redirect' : `HTTP ${status} redirect`}${targetOrigin ? ` to ${targetOrigin}` : ''} was not followed: the client never follows redirects`,
+    );
+    this.status = status;
+    this.targetOrigin = targetOrigin;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), code: this.code, status: this.status, targetOrigin: this.targetOrigin };
+  }
+}
+
+/**
+ * An answer larger than the client reads: a body over `maxResponseBytes` (refused on its
+ * Content-Length, or as soon as its bytes so far pass the limit, without buffering the rest),
+ * or headers over the HTTP parser's limit. Not retried: the same answer would be as large again.
+ */
+export class ResponseTooLargeError extends PartnerError {
+  override name = 'ResponseTooLargeError';
+  readonly code: ClientErrorCode = 'RESPONSE_TOO_LARGE';
+  /** Which part was too large. */
+  readonly part: 'body' | 'headers';
+  /** The HTTP status of the answer, when its headers were read. */
+  readonly status: number | undefined;
+  /** `maxResponseBytes` for a body; undefined for headers (the parser's own limit). */
+  readonly limitBytes: number | undefined;
+  constructor(part: 'body' | 'headers', status: number | undefined, limitBytes: number | undefined, options?: { cause?: unknown }) {
+    super(
+      part === 'body'
+        ? `the response body exceeds maxResponseBytes (${String(limitBytes)} bytes)${status ? ` (HTTP ${status})` : ''}`
+        : "the response headers exceed the HTTP parser's size limit",
+      options,
+    );
+    this.part = part;
+    this.status = status;
+    this.limitBytes = limitBytes;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), code: this.code, part: this.part, status: this.status, limitBytes: this.limitBytes };
   }
 }
 

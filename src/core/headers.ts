@@ -1,4 +1,5 @@
 import type { Query, RateLimitInfo, ResponseInfo } from './request.js';
+import { parseDigits, parseRetryAfter } from './http-grammar.js';
 import { VERSION } from './version.js';
 
 const runtime =
@@ -33,30 +34,23 @@ export function serializeQuery(query: Query | undefined): string {
   return out;
 }
 
-function toInt(value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const parsed = Number(value);
-  return Number.isFinite(parsed) ? parsed : undefined;
-}
-
-/** X-RateLimit-* of a non-throttled answer (spec part 8 rule 2); undefined unless all three are present. */
+/**
+ * X-RateLimit-* of a non-throttled answer (spec part 8 rule 2): each `1*DIGIT`; undefined
+ * unless all three are present and well-formed, so a malformed trio teaches the limiter nothing.
+ */
 export function parseRateLimit(headers: Record<string, string>): RateLimitInfo | undefined {
-  const limit = toInt(headers['x-ratelimit-limit']);
-  if (limit === undefined) return undefined;
-  const remaining = toInt(headers['x-ratelimit-remaining']);
-  const resetSeconds = toInt(headers['x-ratelimit-reset']);
-  if (remaining === undefined || resetSeconds === undefined) return undefined;
+  const raw = headers['x-ratelimit-limit'];
+  if (raw === undefined) return undefined;
+  const limit = parseDigits(raw);
+  const remaining = parseDigits(headers['x-ratelimit-remaining']);
+  const resetSeconds = parseDigits(headers['x-ratelimit-reset']);
+  if (limit === undefined || remaining === undefined || resetSeconds === undefined) return undefined;
   return { limit, remaining, resetSeconds };
 }
 
-/** Retry-After in seconds: delta-seconds, or an HTTP date (RFC 9110 10.2.3). */
+/** Retry-After in seconds (RFC 9110 10.2.3, one grammar: see http-grammar.ts); undefined when absent or malformed. */
 export function parseRetryAfterSeconds(headers: Record<string, string>): number | undefined {
-  const value = headers['retry-after'];
-  if (value === undefined || value === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+  return parseRetryAfter(headers['retry-after'], Date.now());
 }
 
 export function responseInfo(status: number, headers: Record<string, string>): ResponseInfo {

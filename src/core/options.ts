@@ -53,4 +53,18 @@ export interface ClientOptions {
   validateResponses?: 'strict' | 'off' | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
+  /**
+   * The largest answer body read, in bytes; default 8 MiB (8 388 608). A larger answer is
+   * refused as soon as its Content-Length or its bytes so far exceed it, with a
+   * `ResponseTooLargeError`, and not retried.
+   */
+  maxResponseBytes?: number | undefined;
+  /**
+   * The ceiling on any wait the server asks for, in ms; default 60 000. A Retry-After above it
+   * is not waited: the call fails at once with the `RateLimitError` (its `retryAfterSeconds`
+   * says what the server asked). A rate-limit pause (429, or X-RateLimit-Remaining 0 of a limit
+   * the client was not configured with) lasts at most this long. 0 turns off waiting on
+   * Retry-After.
+   */
+  maxServerWaitMs?: number | undefined;
 }

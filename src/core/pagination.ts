@@ -1,17 +1,30 @@
 import { ApiPromise } from './api-promise.js';
-import { PartnerError } from './errors.js';
+import { PartnerError, ResponseValidationError } from './errors.js';
+import { isCount } from './http-grammar.js';
 import type { ApiResult, PageMeta, Query, ResponseInfo } from './request.js';
 
 /** Fetches one page of a list route with the given query; `signal` lets a dropped prefetch stop. */
 export type PageFetcher<T> = (query: Query, signal: AbortSignal | undefined) => Promise<ApiResult<T[]>>;
 
+/**
+ * Page meta (spec part 2) when all four counts are non-negative safe integers; otherwise
+ * undefined, and the page behaves as one without meta (a full page suggests more).
+ */
 function readMeta(meta: Record<string, unknown> | undefined): PageMeta | undefined {
   if (!meta) return undefined;
   const { page, pageSize, total, totalPages } = meta;
-  if (typeof page !== 'number' || typeof pageSize !== 'number' || typeof total !== 'number' || typeof totalPages !== 'number') {
-    return undefined;
-  }
+  if (!isCount(page) || !isCount(pageSize) || !isCount(total) || !isCount(totalPages)) return undefined;
   return meta as PageMeta;
+}
+
+/**
+ * The items of a list answer. With `validateResponses: 'off'` nothing else checked that `data`
+ * is an array; iterating an object or null would throw a bare TypeError from inside the SDK.
+ */
+function pageItems<T>(result: ApiResult<T[]>): T[] {
+  const data: unknown = result.data;
+  if (Array.isArray(data)) return data as T[];
+  throw new ResponseValidationError([{ path: 'data', message: `expected an array of items, received ${data === null ? 'null' : typeof data}` }]);
 }
 
 /** One page of a list: its items, the envelope's `meta` totals, and the way to the next page. */
@@ -24,7 +37,7 @@ export class Page<T> {
   readonly #fetch: PageFetcher<T>;
 
   constructor(result: ApiResult<T[]>, query: Query, fetch: PageFetcher<T>) {
-    this.data = result.data;
+    this.data = pageItems(result);
     this.meta = readMeta(result.meta);
     this.response = result.response;
     this.#query = query;
@@ -41,10 +54,13 @@ export class Page<T> {
   }
 
   /**
-   * From `meta` (this page < totalPages); without meta, a full page (as many items as the
-   * requested pageSize) suggests more may follow.
+   * False on an empty page, whatever `meta` claims: a server announcing more pages while
+   * returning none cannot make iteration spin. Otherwise from `meta` (this page <
+   * totalPages); without meta, a full page (as many items as the requested pageSize)
+   * suggests more may follow.
    */
   hasNextPage(): boolean {
+    if (this.data.length === 0) return false;
     if (this.meta) return this.pageNumber < this.meta.totalPages;
     const pageSize = this.#query['pageSize'];
     return typeof pageSize === 'number' && this.data.length > 0 && this.data.length === pageSize;

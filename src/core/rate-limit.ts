@@ -1,23 +1,29 @@
 import { ConfigurationError } from './errors.js';
 import type { RateLimitOptions, WindowLimit } from './options.js';
 import type { RateLimitInfo } from './request.js';
+import { DEFAULT_MAX_SERVER_WAIT_MS } from './retry.js';
 import { monotonicNow } from './sleep.js';
-import { WindowGate } from './window-gate.js';
+import { type Admission, WindowGate } from './window-gate.js';
+
+export type { Admission } from './window-gate.js';
 
 /**
  * What the transport needs from a limiter. One process keeps its state in memory; a store
  * shared by a fleet of processes can implement the same four calls.
  */
 export interface RateLimiter {
-  /** Resolves when `route` may send; undefined when it may send right now (no promise needed). */
-  acquire(route: string, signal?: AbortSignal): Promise<void> | undefined;
+  /**
+   * Resolves when `route` may send; undefined when it may send right now (no promise needed).
+   * Rejects when the admission's signal aborts or its deadline would pass first.
+   */
+  acquire(route: string, admission?: Admission): Promise<void> | undefined;
   /**
    * Once per successful `acquire`, when that request is over. `sentAt` (monotonic ms) is when
    * it left; `rateLimit` the answer's X-RateLimit-* headers, when it had them: the limiter
-   * follows the server with them (spec part 9 rule 4).
+   * follows the server with them (spec part 8 rule 2, and part 9 rule 4: limits may change).
    */
   release(route: string, sentAt: number, rateLimit: RateLimitInfo | undefined): void;
-  /** Holds every call of `route` for `ms` (a 429's Retry-After). */
+  /** Holds every call of `route` for `ms` (a 429's Retry-After, spec part 8 rules 1 and 3), at most `maxServerWaitMs`. */
   pause(route: string, ms: number): void;
   /** Rejects waiting calls and cancels the timer. */
   close(): void;
@@ -64,7 +70,11 @@ export class LocalRateLimiter implements RateLimiter {
   /** Pause-only gates of routes without a limit of their own, created by a 429. */
   readonly #paused = new Map<string, WindowGate>();
 
-  constructor(options: RateLimitOptions = {}) {
+  /** The longest pause the server may impose (a 429's Retry-After, a reset of an unknown limit). */
+  readonly #maxPauseMs: number;
+
+  constructor(options: RateLimitOptions = {}, maxServerWaitMs = DEFAULT_MAX_SERVER_WAIT_MS) {
+    this.#maxPauseMs = maxServerWaitMs;
     this.#accountLimit = options.account ?? DEFAULT_ACCOUNT_LIMIT;
     this.#endpointLimits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.endpoints };
     for (const route of Object.keys(this.#endpointLimits)) {
@@ -113,16 +123,16 @@ export class LocalRateLimiter implements RateLimiter {
     return this.#account;
   }
 
-  acquire(route: string, signal?: AbortSignal): Promise<void> | undefined {
+  acquire(route: string, admission?: Admission): Promise<void> | undefined {
     const gate = this.#limitedGate(route) ?? this.#paused.get(route);
-    const pending = gate?.acquire(signal);
-    if (!pending) return this.#accountAfter(gate, signal);
-    return pending.then(() => this.#accountAfter(gate, signal));
+    const pending = gate?.acquire(admission);
+    if (!pending) return this.#accountAfter(gate, admission);
+    return pending.then(() => this.#accountAfter(gate, admission));
   }
 
   /** The account gate, awaited after the endpoint's; gives the endpoint slot back if the wait fails. */
-  #accountAfter(endpoint: WindowGate | undefined, signal: AbortSignal | undefined): Promise<void> | undefined {
-    const pending = this.#accountGate().acquire(signal);
+  #accountAfter(endpoint: WindowGate | undefined, admission: Admission | undefined): Promise<void> | undefined {
+    const pending = this.#accountGate().acquire(admission);
     if (!pending || !endpoint) return pending;
     return pending.catch((error: unknown) => {
       endpoint.giveBack();
@@ -140,14 +150,21 @@ export class LocalRateLimiter implements RateLimiter {
     endpoint?.release(sentAt, described === endpoint ? rateLimit : undefined);
     account.release(sentAt, described === account ? rateLimit : undefined);
     // A limit we were not configured with (the server's limits changed, spec part 9 rule 4):
-    // its window may lie anywhere, so only "none left until the reset" is safe to follow.
+    // its window may lie anywhere, so only "none left until the reset" is safe to follow, and
+    // no longer than maxServerWaitMs: a reset of a day would otherwise stop every route.
     if (rateLimit && !described && rateLimit.remaining <= 0) {
-      (endpoint ?? account).pauseUntil(monotonicNow() + rateLimit.resetSeconds * 1000);
+      (endpoint ?? account).pauseUntil(monotonicNow() + this.#clampPause(rateLimit.resetSeconds * 1000));
     }
   }
 
   pause(route: string, ms: number): void {
-    this.#pausableGate(route).pauseUntil(monotonicNow() + ms);
+    this.#pausableGate(route).pauseUntil(monotonicNow() + this.#clampPause(ms));
+  }
+
+  /** NaN and negative are no pause; longer than the ceiling is the ceiling. */
+  #clampPause(ms: number): number {
+    if (!(ms > 0)) return 0;
+    return ms > this.#maxPauseMs ? this.#maxPauseMs : ms;
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 import pRetry from 'p-retry';
-import { ApiError, ConnectionError, RateLimitError, TimeoutError } from './errors.js';
+import { ApiError, ConnectionError, DeliveryFailedError, RateLimitError, TimeoutError } from './errors.js';
 
 export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_CAP_MS = 8_000;
@@ -15,8 +15,9 @@ export function isRetryable(error: unknown, retrySafe: boolean): boolean {
   if (error instanceof ConnectionError) return retrySafe || error.requestNotSent;
   if (error instanceof RateLimitError) return true;
   if (!(error instanceof ApiError) || !retrySafe) return false;
-  // 401 is handled by re-authentication inside the attempt; 501 and 502 are answers, not hiccups.
-  return error.status >= 500 && error.status !== 501 && error.status !== 502;
+  // 401 is handled by re-authentication inside the attempt. 501 NOT_IMPLEMENTED and 502
+  // DELIVERY_FAILED are answers, not hiccups (spec part 7); a gateway's 502 is a hiccup.
+  return error.status >= 500 && error.status !== 501 && !(error instanceof DeliveryFailedError);
 }
 
 /** Exponential backoff with full jitter: uniform in [0, min(cap, base × 2^retry)). */
@@ -24,13 +25,28 @@ export function backoffMs(retryIndex: number): number {
   return Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retryIndex);
 }
 
+/** The default ceiling on a pause the server asks for (Retry-After, a rate-limit reset). */
+export const DEFAULT_MAX_SERVER_WAIT_MS = 60_000;
+
 /**
- * How long to wait before retry number `retryIndex` (0-based). A Retry-After is honoured
- * exactly, never shortened (spec part 8 rule 1).
+ * Jitter added on top of a Retry-After so that many calls throttled together do not all come
+ * back in the same millisecond: uniform in [0, 100 ms + 10 % of the wait), at most 1 s.
  */
-export function retryDelayMs(error: unknown, retryIndex: number): number {
+export function retryAfterJitterMs(waitMs: number): number {
+  return Math.random() * Math.min(1000, 100 + waitMs / 10);
+}
+
+/**
+ * How long to wait before retry number `retryIndex` (0-based); undefined when the server asked
+ * for a longer wait than `maxServerWaitMs`, which is not waited out: the call fails at once with
+ * the server's answer. A Retry-After is never shortened (spec part 8 rule 1); jitter is added on
+ * top, within the ceiling.
+ */
+export function retryDelayMs(error: unknown, retryIndex: number, maxServerWaitMs: number): number | undefined {
   if (error instanceof RateLimitError && error.retryAfterSeconds !== undefined) {
-    return error.retryAfterSeconds * 1000;
+    const waitMs = error.retryAfterSeconds * 1000;
+    if (waitMs > maxServerWaitMs) return undefined;
+    return Math.max(waitMs, Math.min(waitMs + retryAfterJitterMs(waitMs), maxServerWaitMs));
   }
   return backoffMs(retryIndex);
 }

@@ -6,9 +6,11 @@ import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { LevelLogger } from './logger.js';
 import type { ClientOptions } from './options.js';
 import { LocalRateLimiter, type RateLimiter } from './rate-limit.js';
+import { DEFAULT_MAX_SERVER_WAIT_MS } from './retry.js';
+import { Sleepers } from './sleep.js';
 import { Scrubber, assertSecureBaseUrl } from './redact.js';
 import type { ApiResult, RequestOptions, RequestSpec, Transport } from './request.js';
-import { FetchWire, UndiciWire } from './wire.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, FetchWire, UndiciWire } from './wire.js';
 
 const TOKEN_PATH = '/api/v1.1/auth/token';
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
@@ -27,6 +29,15 @@ function safeUrl(value: string | undefined): string | undefined {
   }
 }
 
+/** A non-negative integer up to 2^53 − 1, or the default when not given; else a ConfigurationError naming the option. */
+function limitOption(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new ConfigurationError(`${name} must be a non-negative integer (got ${typeof value === 'number' ? String(value) : typeof value})`);
+  }
+  return value;
+}
+
 /**
  * The one pipeline every call goes through (auth → limiter → retry → wire → envelope).
  * Construction only copies options: the base URL, credentials, connection pool and limiter are
@@ -37,7 +48,6 @@ export class HttpTransport implements Transport {
   #key: string | undefined;
   #secret: string | undefined;
   #pipeline: Pipeline | undefined;
-  #closing: AbortController | undefined;
   #closed = false;
 
   constructor(options: ClientOptions = {}) {
@@ -62,7 +72,7 @@ export class HttpTransport implements Transport {
     const pipeline = this.#pipeline;
     this.#pipeline = undefined;
     if (!pipeline) return;
-    this.#closing?.abort(new ConfigurationError('the client was closed while the call waited to retry'));
+    pipeline.sleepers.close(new ConfigurationError('the client was closed while the call waited to retry'));
     pipeline.limiter?.close();
     await pipeline.wire.close();
   }
@@ -81,14 +91,15 @@ export class HttpTransport implements Transport {
       throw new ConfigurationError('baseUrl is not a valid absolute URL');
     }
     assertSecureBaseUrl(url, options.allowInsecureHttp ?? false);
+    const maxServerWaitMs = limitOption('maxServerWaitMs', options.maxServerWaitMs, DEFAULT_MAX_SERVER_WAIT_MS);
+    const maxResponseBytes = limitOption('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES);
     const scrubber = new Scrubber();
-    this.#closing = new AbortController();
     const limiter: RateLimiter | undefined =
-      options.rateLimit === false ? undefined : new LocalRateLimiter(options.rateLimit);
+      options.rateLimit === false ? undefined : new LocalRateLimiter(options.rateLimit, maxServerWaitMs);
     const pipeline: Pipeline = {
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
-      wire: options.fetch ? new FetchWire(options.fetch) : new UndiciWire(options.dispatcher),
+      wire: options.fetch ? new FetchWire(options.fetch, maxResponseBytes) : new UndiciWire(options.dispatcher, maxResponseBytes),
       limiter,
       tokens: new TokenManager(
         () => this.#exchange(),
@@ -103,7 +114,8 @@ export class HttpTransport implements Transport {
       baseHeaders: { 'user-agent': USER_AGENT, accept: 'application/json', ...lowerCaseHeaders(options.defaultHeaders) },
       logger: new LevelLogger(options.logger, options.logLevel),
       scrubber,
-      closing: this.#closing.signal,
+      sleepers: new Sleepers(),
+      maxServerWaitMs,
     };
     this.#pipeline = pipeline;
     return pipeline;
@@ -163,6 +175,8 @@ export class HttpTransport implements Transport {
       rateLimit: options.rateLimit === false ? false : 'on',
       wire: options.fetch ? 'fetch' : 'undici',
       validateResponses: options.validateResponses ?? 'strict',
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      maxServerWaitMs: options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS,
       closed: this.#closed,
     };
     return JSON.stringify(safe);

@@ -1,12 +1,22 @@
 import type { WindowLimit } from './options.js';
 import type { RateLimitInfo } from './request.js';
-import { monotonicNow } from './sleep.js';
+import { monotonicNow, timerDelayMs } from './sleep.js';
+
+/** What a call waiting for a slot brings: its signal and the instant its own deadline ends. */
+export interface Admission {
+  readonly signal: AbortSignal | undefined;
+  /** Monotonic ms; a wait that would end later fails with `expired()` instead. */
+  readonly waitDeadline: number;
+  /** The error of a call whose wait would end past its deadline (`waitMs`: the wait known, if any). */
+  expired(waitMs: number | undefined): unknown;
+}
 
 interface Waiter {
   resolve: () => void;
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  deadlineTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
 /**
@@ -144,27 +154,64 @@ export class WindowGate {
     this.#weight.push(1);
   }
 
-  acquire(signal?: AbortSignal): Promise<void> | undefined {
-    if (this.#waiters.length === 0 && this.#take(monotonicNow()) === 0) return undefined;
+  /**
+   * Undefined when admitted at once. Otherwise a promise that resolves on admission, rejects
+   * with the signal's reason, or with `admission.expired()` when the wait would end past the
+   * call's deadline: at once when the pause or the freeing slot is known to end later, else
+   * when the deadline comes.
+   */
+  acquire(admission?: Admission): Promise<void> | undefined {
+    let knownWaitMs: number | undefined;
+    if (this.#waiters.length === 0) {
+      const wait = this.#take(monotonicNow());
+      if (wait === 0) return undefined;
+      if (wait !== Number.POSITIVE_INFINITY) knownWaitMs = wait;
+    }
+    const signal = admission?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if (admission) {
+      const now = monotonicNow();
+      const deadline = admission.waitDeadline;
+      if (this.#pausedUntil > deadline) return Promise.reject(admission.expired(this.#pausedUntil - now));
+      if (knownWaitMs !== undefined && now + knownWaitMs > deadline) return Promise.reject(admission.expired(knownWaitMs));
+    }
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
+      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined, deadlineTimer: undefined };
       if (signal) {
-        waiter.onAbort = () => {
-          const index = this.#waiters.indexOf(waiter);
-          if (index >= 0) this.#waiters.splice(index, 1);
-          reject(signal.reason);
-          if (this.#waiters.length === 0) this.#clearTimer();
-        };
+        waiter.onAbort = () => this.#drop(waiter, signal.reason);
         signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      if (admission && admission.waitDeadline !== Number.POSITIVE_INFINITY) {
+        const onDeadline = (): void => {
+          const leftMs = admission.waitDeadline - monotonicNow();
+          if (leftMs > 0) waiter.deadlineTimer = setTimeout(onDeadline, timerDelayMs(leftMs));
+          else this.#drop(waiter, admission.expired(undefined));
+        };
+        waiter.deadlineTimer = setTimeout(onDeadline, timerDelayMs(admission.waitDeadline - monotonicNow()));
       }
       this.#waiters.push(waiter);
       if (this.#timer === undefined) this.#drain();
     });
   }
 
+  /** A waiter gives up (its signal or its deadline): out of the queue, rejected. */
+  #drop(waiter: Waiter, reason: unknown): void {
+    const index = this.#waiters.indexOf(waiter);
+    if (index < 0) return;
+    this.#waiters.splice(index, 1);
+    this.#detach(waiter);
+    waiter.reject(reason);
+    if (this.#waiters.length === 0) this.#clearTimer();
+  }
+
+  #detach(waiter: Waiter): void {
+    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    if (waiter.deadlineTimer !== undefined) clearTimeout(waiter.deadlineTimer);
+  }
+
   pauseUntil(until: number): void {
-    if (until <= this.#pausedUntil) return;
+    // Written so that NaN is no pause at all; callers clamp the length (maxServerWaitMs).
+    if (!(until > this.#pausedUntil)) return;
     this.#pausedUntil = until;
     if (this.#waiters.length > 0) {
       this.#clearTimer();
@@ -177,11 +224,12 @@ export class WindowGate {
     while (this.#waiters.length > 0) {
       const wait = this.#take(monotonicNow());
       if (wait > 0) {
-        if (wait !== Number.POSITIVE_INFINITY) this.#timer = setTimeout(this.#drain, Math.ceil(wait));
+        // A wait past the timer range is chained: the drain re-checks and re-arms.
+        if (wait !== Number.POSITIVE_INFINITY) this.#timer = setTimeout(this.#drain, timerDelayMs(wait));
         return;
       }
       const waiter = this.#waiters.shift() as Waiter;
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      this.#detach(waiter);
       waiter.resolve();
     }
   };
@@ -194,7 +242,7 @@ export class WindowGate {
   close(reason: unknown): void {
     this.#clearTimer();
     for (const waiter of this.#waiters.splice(0)) {
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      this.#detach(waiter);
       waiter.reject(reason);
     }
   }

@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import { ConfigurationError, ConnectionError } from './errors.js';
+import { ConfigurationError, ConnectionError, RedirectError, ResponseTooLargeError } from './errors.js';
+import { parseDigits } from './http-grammar.js';
 import type { Scrubber } from './redact.js';
 import type { HttpMethod } from './request.js';
 
@@ -52,6 +53,31 @@ export interface Wire {
   close(): Promise<void>;
 }
 
+/**
+ * The default of `maxResponseBytes`: 8 MiB. The largest answers of the API are pages of 100
+ * records, tens of kilobytes; this leaves two orders of magnitude of room while keeping a
+ * hostile or broken server from filling the process's memory.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** undici's code for an answer whose headers exceed its parser's limit (both transports). */
+const HEADERS_OVERFLOW = 'UND_ERR_HEADERS_OVERFLOW';
+
+/** The origin a redirect points to, resolved against the request; undefined when there is none. */
+function redirectTarget(location: string | undefined, base: string): string | undefined {
+  if (!location) return undefined;
+  try {
+    const origin = new URL(location, base).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400;
+}
+
 const proxyVariables = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 
 function proxyConfigured(): boolean {
@@ -91,7 +117,9 @@ function decodeBody(chunks: Buffer[], length: number): string {
  * which cost more CPU per call than the rest of the client.
  */
 class Exchange implements Dispatcher.DispatchHandler, AttemptTarget {
+  readonly #request: WireRequest;
   readonly #signal: AttemptSignal;
+  readonly #maxBytes: number;
   readonly #resolve: (response: WireResponse) => void;
   readonly #reject: (error: unknown) => void;
   #abort: ((reason?: Error) => void) | undefined;
@@ -100,8 +128,11 @@ class Exchange implements Dispatcher.DispatchHandler, AttemptTarget {
   #chunks: Buffer[] = [];
   #length = 0;
 
-  constructor(signal: AttemptSignal, resolve: (response: WireResponse) => void, reject: (error: unknown) => void) {
+  constructor(request: WireRequest, maxBytes: number, resolve: (response: WireResponse) => void, reject: (error: unknown) => void) {
+    const signal = request.signal;
+    this.#request = request;
     this.#signal = signal;
+    this.#maxBytes = maxBytes;
     this.#resolve = resolve;
     this.#reject = reject;
     signal.target = this;
@@ -120,14 +151,34 @@ class Exchange implements Dispatcher.DispatchHandler, AttemptTarget {
   onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     if (statusCode < 200) return true;
     this.#status = statusCode;
-    this.#headers = readHeaders(rawHeaders);
+    const headers = readHeaders(rawHeaders);
+    this.#headers = headers;
+    // Never followed (the dispatch has no redirect handling): the answer is refused unread.
+    if (isRedirect(statusCode)) {
+      const request = this.#request;
+      return this.#refuse(new RedirectError(statusCode, redirectTarget(headers['location'], request.origin + request.path)));
+    }
+    // Content-Length is 1*DIGIT (RFC 9110 8.6); a malformed one is left to the byte count.
+    const declared = parseDigits(headers['content-length']);
+    if (declared !== undefined && declared > this.#maxBytes) {
+      return this.#refuse(new ResponseTooLargeError('body', statusCode, this.#maxBytes));
+    }
     return true;
   }
 
   onData(chunk: Buffer): boolean {
-    this.#chunks.push(chunk);
     this.#length += chunk.length;
+    // Counted as it arrives: a body without Content-Length, or longer than it, is cut here.
+    if (this.#length > this.#maxBytes) return this.#refuse(new ResponseTooLargeError('body', this.#status, this.#maxBytes));
+    this.#chunks.push(chunk);
     return true;
+  }
+
+  /** Cuts the exchange; undici reports `error` to onError, which rejects with it. */
+  #refuse(error: Error): false {
+    this.#chunks = [];
+    this.#abort?.(error);
+    return false;
   }
 
   onComplete(): void {
@@ -137,7 +188,10 @@ class Exchange implements Dispatcher.DispatchHandler, AttemptTarget {
 
   onError(error: Error): void {
     this.#signal.target = undefined;
-    this.#reject(error);
+    this.#chunks = [];
+    // Headers over the parser's limit will be as large on a retry: not a connection hiccup.
+    if ((error as { code?: unknown }).code === HEADERS_OVERFLOW) this.#reject(new ResponseTooLargeError('headers', undefined, undefined));
+    else this.#reject(error);
   }
 }
 
@@ -149,11 +203,13 @@ class Exchange implements Dispatcher.DispatchHandler, AttemptTarget {
 export class UndiciWire implements Wire {
   #dispatcher: Dispatcher | undefined;
   readonly #owned: boolean;
+  readonly #maxBytes: number;
   #closed = false;
 
-  constructor(dispatcher?: Dispatcher) {
+  constructor(dispatcher: Dispatcher | undefined, maxResponseBytes: number) {
     this.#dispatcher = dispatcher;
     this.#owned = dispatcher === undefined;
+    this.#maxBytes = maxResponseBytes;
   }
 
   send(request: WireRequest): Promise<WireResponse> {
@@ -164,8 +220,16 @@ export class UndiciWire implements Wire {
       : new Agent({ keepAliveTimeout: 10_000 }));
     return new Promise<WireResponse>((resolve, reject) => {
       dispatcher.dispatch(
-        { origin: request.origin, path: request.path, method: request.method, headers: request.headers, body: request.body ?? null },
-        new Exchange(request.signal, resolve, reject),
+        {
+          origin: request.origin,
+          path: request.path,
+          method: request.method,
+          headers: request.headers,
+          body: request.body ?? null,
+          // Switches off a redirect interceptor composed into a caller-given dispatcher.
+          maxRedirections: 0,
+        } as Dispatcher.DispatchOptions,
+        new Exchange(request, this.#maxBytes, resolve, reject),
       );
     });
   }
@@ -179,12 +243,48 @@ export class UndiciWire implements Wire {
   }
 }
 
+function ignore(): void {}
+
+const utf8 = new TextDecoder();
+
+/**
+ * The body as UTF-8 text (a leading byte-order mark dropped, as `text()` does), read chunk by
+ * chunk with a counter: past `maxBytes` the stream is cancelled and nothing more is buffered.
+ */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const stream = response.body;
+  if (stream === null) return '';
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > maxBytes) {
+      reader.cancel().catch(ignore);
+      throw new ResponseTooLargeError('body', response.status, maxBytes);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return utf8.decode(chunks[0]);
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return utf8.decode(bytes);
+}
+
 /** A caller-supplied WHATWG fetch (msw, Bun, Deno, edge runtimes). */
 export class FetchWire implements Wire {
   readonly #fetch: typeof globalThis.fetch;
+  readonly #maxBytes: number;
 
-  constructor(fetchImpl: typeof globalThis.fetch) {
+  constructor(fetchImpl: typeof globalThis.fetch, maxResponseBytes: number) {
     this.#fetch = fetchImpl;
+    this.#maxBytes = maxResponseBytes;
   }
 
   async send(request: WireRequest): Promise<WireResponse> {
@@ -200,18 +300,39 @@ export class FetchWire implements Wire {
   }
 
   async #exchange(request: WireRequest, signal: AbortSignal): Promise<WireResponse> {
-    const response = await this.#fetch(request.origin + request.path, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body ?? null,
-      signal,
-    });
-    const body = await response.text();
+    let response: Response;
+    try {
+      response = await this.#fetch(request.origin + request.path, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body ?? null,
+        // Never followed: the credentials and the token stay with the configured origin.
+        redirect: 'manual',
+        signal,
+      });
+    } catch (error) {
+      if (errorCode(error) === HEADERS_OVERFLOW) throw new ResponseTooLargeError('headers', undefined, undefined);
+      throw error;
+    }
+    const status = response.status;
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    return { status: response.status, headers, body };
+    // A browser-like fetch hands back an opaque redirect (status 0, no headers); a fetch that
+    // followed the redirect despite 'manual' is refused too, its answer unread.
+    if (isRedirect(status) || response.type === 'opaqueredirect' || response.redirected) {
+      response.body?.cancel().catch(ignore);
+      const target = response.redirected ? redirectTarget(response.url, request.origin) : redirectTarget(headers['location'], request.origin + request.path);
+      throw new RedirectError(isRedirect(status) ? status : 0, target);
+    }
+    // Content-Length is 1*DIGIT (RFC 9110 8.6); a malformed one is left to the byte count.
+    const declared = parseDigits(headers['content-length']);
+    if (declared !== undefined && declared > this.#maxBytes) {
+      response.body?.cancel().catch(ignore);
+      throw new ResponseTooLargeError('body', status, this.#maxBytes);
+    }
+    return { status, headers, body: await readCapped(response, this.#maxBytes) };
   }
 
   async close(): Promise<void> {}

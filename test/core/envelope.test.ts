@@ -123,11 +123,35 @@ describe('response validation', () => {
 describe('bodies that are not the JSON envelope (over loopback HTTP)', () => {
   const getSims = () => t.client.request({ method: 'GET', path: '/api/v1.1/sims' });
 
-  it('turns an HTML 502 from a proxy into DeliveryFailedError with code INVALID_RESPONSE', async () => {
+  it('turns an HTML 502 from a gateway into a transient InternalServerError, and retries a GET', async () => {
     t.server.on('GET /api/v1.1/sims', { status: 502, raw: '<html><body><h1>502 Bad Gateway</h1></body></html>' });
     const error = await getSims().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(DeliveryFailedError);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).not.toBeInstanceOf(DeliveryFailedError);
     expect(error).toMatchObject({ status: 502, code: 'INVALID_RESPONSE' });
+    await t.connect({ maxRetries: 1 });
+    t.server.on('GET /api/v1.1/sims', [{ status: 502, raw: '<html>Bad Gateway</html>' }, ok([{ iccid: '8901' }])]);
+    await expect(getSims()).resolves.toEqual([{ iccid: '8901' }]);
+  });
+
+  it.each([
+    ['another code', fail(502, 'UPSTREAM_DOWN')],
+    ['an envelope without a code', { status: 502, json: { success: false } }],
+  ])('treats a 502 with %s as a retried InternalServerError', async (_name, reply) => {
+    await t.connect({ maxRetries: 2 });
+    t.server.on('GET /api/v1.1/sims', [reply, ok([])]);
+    await expect(getSims()).resolves.toEqual([]);
+    expect(t.server.requestsTo('GET /api/v1.1/sims')).toHaveLength(2);
+  });
+
+  it('keeps 502 DELIVERY_FAILED a DeliveryFailedError, not retried even on a retry-safe call', async () => {
+    await t.connect({ maxRetries: 2 });
+    t.server.on('POST /api/v1.1/webhooks/w1/test', fail(502, 'DELIVERY_FAILED'));
+    const error = await t.client
+      .request({ method: 'POST', path: '/api/v1.1/webhooks/w1/test', body: {}, idempotencyKey: 'k-1' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeliveryFailedError);
+    expect(t.server.requestsTo('POST /api/v1.1/webhooks/w1/test')).toHaveLength(1);
   });
 
   it('turns an empty 200 body into InvalidResponseError', async () => {
@@ -190,7 +214,8 @@ describe('bodies that are not the JSON envelope (through the fetch option)', () 
   it('turns an HTML 502 from a proxy into a typed error, not a SyntaxError', async () => {
     mock.use(http.get(`${baseUrl}/api/v1.1/sims`, () => new HttpResponse('<html><body>Bad Gateway</body></html>', { status: 502, headers: { 'content-type': 'text/html' } })));
     const error = await viaFetch.request({ method: 'GET', path: '/api/v1.1/sims' }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(DeliveryFailedError);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).not.toBeInstanceOf(DeliveryFailedError);
     expect(error).toMatchObject({ status: 502, code: 'INVALID_RESPONSE' });
   });
 

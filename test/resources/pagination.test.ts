@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Page, RequestValidationError, type Sim } from '../../src/index.js';
+import { Page, PartnerError, RequestValidationError, ResponseValidationError, type Sim } from '../../src/index.js';
 import { type ResourcesServer, envelope, makeSims, pagedSims, startResourcesServer } from '../helpers/resources-server.js';
 
 let server: ResourcesServer;
@@ -154,6 +154,79 @@ describe('for await over list()', () => {
     const sizes: number[] = [];
     for await (const page of server.client().sims.list({ pageSize: 10 }).iterPages()) sizes.push(page.data.length);
     expect(sizes).toEqual([10, 10, 10, 5]);
+  });
+});
+
+describe('servers that would make iteration spin', () => {
+  it('ends on an empty page even when meta claims a billion pages', async () => {
+    server.handle('GET', '/api/v1.1/sims', () => ({ body: envelope([], { page: 1, pageSize: 10, total: 1e10, totalPages: 1e9 }) }));
+    let count = 0;
+    for await (const _sim of server.client().sims.list({ pageSize: 10 })) count += 1;
+    expect(count).toBe(0);
+    expect(simPages()).toHaveLength(1);
+  });
+
+  it('ends on the first empty page after full ones', async () => {
+    server.handle('GET', '/api/v1.1/sims', (request) => {
+      const page = Number(request.query['page'] ?? '1');
+      return { body: envelope(page <= 2 ? makeSims(10, (page - 1) * 10) : [], { page, pageSize: 10, total: 1e9, totalPages: 1e8 }) };
+    });
+    let count = 0;
+    for await (const _sim of server.client().sims.list({ pageSize: 10 })) count += 1;
+    expect(count).toBe(20);
+    expect(simPages()).toHaveLength(3);
+  });
+
+  it.each([
+    ['a fractional count', { page: 1, pageSize: 10, total: 30, totalPages: 2.5 }],
+    ['a negative count', { page: 1, pageSize: 10, total: 30, totalPages: -1 }],
+    ['a string count', { page: 1, pageSize: 10, total: 30, totalPages: '3' }],
+    ['a count past 2^53', { page: 1, pageSize: 10, total: 30, totalPages: 2 ** 60 }],
+  ])('treats meta with %s as absent: a full page means more, a short one ends', async (_name, meta) => {
+    server.handle('GET', '/api/v1.1/sims', (request) => {
+      const page = Number(request.query['page'] ?? '1');
+      return { body: envelope(makeSims(page === 1 ? 10 : 4, (page - 1) * 10), meta) };
+    });
+    const client = server.client({ validateResponses: 'off' });
+    const first = await client.sims.list({ pageSize: 10 });
+    expect(first.meta).toBeUndefined();
+    let count = 0;
+    for await (const _sim of client.sims.list({ pageSize: 10 })) count += 1;
+    expect(count).toBe(14);
+  });
+
+  it.each([
+    ['an object', { iccid: '1' }],
+    ['null', null],
+    ['a string', 'sims'],
+    ['a number', 3],
+  ])("with validateResponses 'off', ends data that is %s in a typed error, in every mode of use", async (_name, data) => {
+    server.handle('GET', '/api/v1.1/sims', () => ({ body: envelope(data, { page: 1, pageSize: 10, total: 30, totalPages: 3 }) }));
+    const client = server.client({ validateResponses: 'off' });
+    const awaited = await client.sims.list({ pageSize: 10 }).catch((caught: unknown) => caught);
+    expect(awaited).toBeInstanceOf(ResponseValidationError);
+    expect((awaited as ResponseValidationError).issues[0]?.path).toBe('data');
+    const iterated = await (async () => {
+      for await (const _sim of client.sims.list({ pageSize: 10 })) void _sim;
+    })().catch((caught: unknown) => caught);
+    expect(iterated).toBeInstanceOf(PartnerError);
+    expect(iterated).toBeInstanceOf(ResponseValidationError);
+    const pages = await (async () => {
+      for await (const _page of client.sims.list({ pageSize: 10 }).iterPages()) void _page;
+    })().catch((caught: unknown) => caught);
+    expect(pages).toBeInstanceOf(ResponseValidationError);
+  });
+
+  it("with validateResponses 'off', a later page with non-array data ends the loop in a typed error", async () => {
+    server.handle('GET', '/api/v1.1/sims', (request) =>
+      request.query['page'] === '2' ? { body: envelope({ not: 'a list' }) } : pagedSims(30)(request),
+    );
+    let count = 0;
+    const error = await (async () => {
+      for await (const _sim of server.client({ validateResponses: 'off' }).sims.list({ pageSize: 10 })) count += 1;
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(count).toBe(10);
   });
 });
 

@@ -1,0 +1,209 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConfigurationError, RateLimitError, TimeoutError } from '../../src/index.js';
+import type { PartnerClient } from '../../src/index.js';
+import { fail, ok, type Reply } from '../helpers/server.js';
+import { useTestServer } from '../helpers/server-client.js';
+
+const THING = 'GET /api/v1.1/thing';
+const getThing = (client: PartnerClient, options: { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number } = {}) =>
+  client.request({ method: 'GET', path: '/api/v1.1/thing', ...options });
+const throttled = (retryAfter: string): Reply => fail(429, 'RATE_LIMITED', { headers: { 'retry-after': retryAfter } });
+
+const t = useTestServer();
+
+/** Every process warning raised during the test. */
+let warnings: Error[];
+const onWarning = (warning: Error): void => void warnings.push(warning);
+beforeEach(() => {
+  warnings = [];
+  process.on('warning', onWarning);
+});
+afterEach(() => {
+  process.off('warning', onWarning);
+});
+
+/** Lets warnings queued with process.nextTick / setImmediate arrive. */
+const settleWarnings = () => new Promise((resolve) => setImmediate(resolve));
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe('a Retry-After above maxServerWaitMs', () => {
+  it('fails at once with the RateLimitError carrying the server value, after one request', async () => {
+    t.server.on(THING, [throttled('86400'), ok(1)]);
+    const error = await getThing(t.client).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterSeconds).toBe(86_400);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it('pauses the route for maxServerWaitMs at most, not for the day the server asked', async () => {
+    t.server.on(THING, [throttled('86400'), ok(2)]);
+    const client = await t.connect({ maxServerWaitMs: 150 });
+    await expect(getThing(client)).rejects.toBeInstanceOf(RateLimitError);
+    // Would sit in the limiter for a day without the cap; the test's own timeout would fail it.
+    await expect(getThing(client)).resolves.toBe(2);
+  });
+
+  it('settles a value too large for a number (saturated to 2^53 - 1 seconds)', async () => {
+    t.server.on(THING, throttled('9'.repeat(400)));
+    const error = await getThing(t.client).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterSeconds).toBe(Number.MAX_SAFE_INTEGER);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it('with maxServerWaitMs 0, never waits on Retry-After', async () => {
+    t.server.on(THING, [throttled('1'), ok(3)]);
+    const client = await t.connect({ maxServerWaitMs: 0 });
+    await expect(getThing(client)).rejects.toBeInstanceOf(RateLimitError);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+});
+
+describe('waits past the timer range', () => {
+  it('chains timers for a 2.2-million-second wait: no TimeoutOverflowWarning, no busy loop, close() ends it', async () => {
+    t.server.on(THING, throttled('2200000'));
+    // A cap and a call budget large enough that the client really waits (in backoff and in the limiter).
+    const client = await t.connect({ maxServerWaitMs: 3_000_000_000, timeoutMs: 2 ** 31 - 1 });
+    const sleeping = getThing(client).catch((caught: unknown) => caught);
+    await until(() => t.server.requestsTo(THING)[0]?.answeredAt !== undefined);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const queued = getThing(client).catch((caught: unknown) => caught);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settleWarnings();
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+    await client.close();
+    expect(await sleeping).toBeInstanceOf(ConfigurationError);
+    expect(await queued).toBeInstanceOf(ConfigurationError);
+    await settleWarnings();
+    expect(warnings.map((warning) => warning.name)).not.toContain('TimeoutOverflowWarning');
+  });
+});
+
+describe('rate-limit resets', () => {
+  const exhausted = (limit: number, reset: number): Reply =>
+    ok(1, { headers: { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } });
+
+  it('clamps the pause of a limit the client does not know to maxServerWaitMs', async () => {
+    t.server.on(THING, [exhausted(7, 86_400), ok(2)]);
+    const client = await t.connect({ maxServerWaitMs: 150 });
+    await expect(getThing(client)).resolves.toBe(1);
+    await expect(getThing(client)).resolves.toBe(2);
+  });
+
+  it('holds a known limit at most one window, whatever the reset says', async () => {
+    t.server.on(THING, [exhausted(5, 86_400), ok(2)]);
+    const client = await t.connect({ rateLimit: { account: { limit: 5, windowMs: 200 } } });
+    await expect(getThing(client)).resolves.toBe(1);
+    await expect(getThing(client)).resolves.toBe(2);
+  });
+
+  it('fails a call at once, unsent, when the pause ends past its own deadline', async () => {
+    t.server.on(THING, [exhausted(7, 86_400), ok(2)]);
+    const client = await t.connect({ maxServerWaitMs: 10 * 60_000 });
+    await expect(getThing(client)).resolves.toBe(1);
+    const error = await getThing(client, { timeoutMs: 100, maxRetries: 0 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ requestNotSent: true });
+    expect((error as Error).message).toMatch(/rate-limit wait/);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+});
+
+describe('a call queued behind its own limiter', () => {
+  it('fails with a TimeoutError, unsent, when its deadline comes while it waits for a slot', async () => {
+    t.server.on(THING, [{ hang: true }, ok(2)]);
+    const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: 1000 } }, timeoutMs: 30_000, maxRetries: 0 });
+    await client.auth.token();
+    const holder = getThing(client).catch((caught: unknown) => caught);
+    await until(() => t.server.requestsTo(THING).length === 1);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      // The only slot is held by a request in flight: when it frees up is unknown.
+      const queued = getThing(client, { timeoutMs: 100 }).catch((caught: unknown) => caught);
+      await vi.advanceTimersByTimeAsync(100 + 60_000 + 10);
+      const error = await queued;
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error).toMatchObject({ requestNotSent: true });
+      expect(t.server.requestsTo(THING)).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    await client.close();
+    await holder;
+  });
+});
+
+describe('Retry-After jitter', () => {
+  it('spreads the retries of many calls throttled together, never before the server said', async () => {
+    const CALLS = 40;
+    const throttledAt = new Map<string, number>();
+    let releaseAll: () => void = () => undefined;
+    const allArrived = new Promise<void>((resolve) => {
+      releaseAll = resolve;
+    });
+    t.server.on(THING, async (request) => {
+      const id = request.headers['x-call'] as string;
+      if (throttledAt.has(id)) return ok(id);
+      throttledAt.set(id, 0);
+      if (throttledAt.size === CALLS) releaseAll();
+      // Every 429 is answered in the same instant, as a storm would be.
+      await allArrived;
+      throttledAt.set(id, performance.now());
+      return throttled('2');
+    });
+    const client = await t.connect({ rateLimit: false });
+    const ids = Array.from({ length: CALLS }, (_, index) => `c${index}`);
+    await Promise.all(ids.map((id) => client.request({ method: 'GET', path: '/api/v1.1/thing', headers: { 'x-call': id } })));
+    const seen = new Set<string>();
+    const retries = t.server.requestsTo(THING).filter((request) => {
+      const id = request.headers['x-call'] as string;
+      if (seen.has(id)) return true;
+      seen.add(id);
+      return false;
+    });
+    expect(retries).toHaveLength(CALLS);
+    for (const retry of retries) expect(retry.at - (throttledAt.get(retry.headers['x-call'] as string) as number)).toBeGreaterThanOrEqual(2000);
+    // Without jitter all 40 would come back within a few milliseconds of each other.
+    const arrivals = retries.map((retry) => retry.at);
+    expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeGreaterThan(100);
+  });
+});
+
+describe('many calls waiting', () => {
+  it('50 calls in backoff raise no MaxListenersExceededWarning, and close() ends all of them', async () => {
+    t.server.on(THING, throttled('30'));
+    const client = await t.connect({ rateLimit: false });
+    const calls = Array.from({ length: 50 }, () => getThing(client).catch((caught: unknown) => caught));
+    await until(() => t.server.requestsTo(THING).length === 50);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await client.close();
+    for (const outcome of await Promise.all(calls)) expect(outcome).toBeInstanceOf(ConfigurationError);
+    await settleWarnings();
+    expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+  });
+
+  it('50 calls with their own signals in backoff: each abort ends only its call', async () => {
+    t.server.on(THING, throttled('30'));
+    const client = await t.connect({ rateLimit: false });
+    const controllers = Array.from({ length: 50 }, () => new AbortController());
+    const calls = controllers.map((controller) => getThing(client, { signal: controller.signal }).catch((caught: unknown) => caught));
+    await until(() => t.server.requestsTo(THING).length === 50);
+    for (const controller of controllers) controller.abort(new Error('caller gave up'));
+    for (const outcome of await Promise.all(calls)) expect((outcome as Error).message).toBe('caller gave up');
+    await settleWarnings();
+    expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+  });
+});
+
+describe('maxServerWaitMs option', () => {
+  it.each([-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, '60000', 60_000n])('refuses %s with a ConfigurationError naming the option, sending nothing', async (value) => {
+    const client = await t.connect({ maxServerWaitMs: value as number });
+    const error = await getThing(client).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toMatch(/maxServerWaitMs/);
+    expect(t.server.requests).toHaveLength(0);
+  });
+});
