@@ -1,6 +1,7 @@
 import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
 import { TokenManager } from './auth.js';
 import { Call, type Pipeline } from './call.js';
+import { checkClientOptions } from './config.js';
 import { ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { LevelLogger } from './logger.js';
@@ -37,10 +38,14 @@ export class HttpTransport implements Transport {
   #key: string | undefined;
   #secret: string | undefined;
   #pipeline: Pipeline | undefined;
+  /** Outlives the pipeline: errors built after `close()` are scrubbed too. */
+  #scrubber: Scrubber | undefined;
   #closing: AbortController | undefined;
   #closed = false;
 
+  /** Throws ConfigurationError naming the first invalid option: a bad client is refused before it is used. */
   constructor(options: ClientOptions = {}) {
+    checkClientOptions(options);
     const { key, secret, ...rest } = options;
     this.#options = rest;
     this.#key = key;
@@ -54,6 +59,10 @@ export class HttpTransport implements Transport {
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  redact<V>(value: V): V {
+    return this.#scrubber ? (this.#scrubber.value(value) as V) : value;
   }
 
   /** Rejects calls waiting for the limiter, destroys the connection pool; nothing keeps the process alive afterwards. */
@@ -72,16 +81,16 @@ export class HttpTransport implements Transport {
     const options = this.#options;
     const baseUrl = options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL');
     if (!baseUrl) {
-      throw new ConfigurationError('baseUrl is required: pass it to the client or set PARTNER_API_BASE_URL');
+      throw new ConfigurationError('baseUrl is required: pass it to the client or set PARTNER_API_BASE_URL', 'CONFIGURATION_ERROR', 'baseUrl');
     }
     let url: URL;
     try {
       url = new URL(baseUrl);
     } catch {
-      throw new ConfigurationError('baseUrl is not a valid absolute URL');
+      throw new ConfigurationError('baseUrl is not a valid absolute URL', 'CONFIGURATION_ERROR', 'baseUrl');
     }
     assertSecureBaseUrl(url, options.allowInsecureHttp ?? false);
-    const scrubber = new Scrubber();
+    const scrubber = (this.#scrubber ??= new Scrubber());
     this.#closing = new AbortController();
     const limiter: RateLimiter | undefined =
       options.rateLimit === false ? undefined : new LocalRateLimiter(options.rateLimit);
@@ -89,11 +98,13 @@ export class HttpTransport implements Transport {
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
       wire: options.fetch ? new FetchWire(options.fetch) : new UndiciWire(options.dispatcher),
+      parsesUrls: options.fetch !== undefined,
       limiter,
       tokens: new TokenManager(
         () => this.#exchange(),
         (token, previous) => {
-          scrubber.delete(previous);
+          // Calls started with the previous token may still be in flight and see it echoed.
+          scrubber.retire(previous);
           scrubber.add(token);
         },
       ),

@@ -85,7 +85,11 @@ export abstract class Resource extends APIResource {
     const accepted = this.call(operation.accept, input).asResult();
     const handle = accepted.then((result) => ({
       ...result,
-      data: new TransactionHandle<R>(result.data, transactionFetcher(this.transport, operation.poll, result.data.transactionId)),
+      data: new TransactionHandle<R>(
+        result.data,
+        transactionFetcher(this.transport, operation.poll, result.data.transactionId),
+        (value) => this.transport.redact(value),
+      ),
     }));
     return new ApiPromise(handle);
   }

@@ -60,7 +60,7 @@ describe('async operations', () => {
     ]);
     const progress: string[] = [];
     const handle = await server.client().esim.provision({ planId: 'p' });
-    const done = await handle.wait({ pollIntervalMs: 5, onProgress: (transaction) => progress.push(transaction.status) });
+    const done = await handle.wait({ pollIntervalMs: 100, onProgress: (transaction) => progress.push(transaction.status) });
     expect(done.status).toBe('COMPLETED');
     const result: EsimProvisioningResult | null | undefined = done.result;
     expect(result).toEqual({ mdn: '+14155550100', iccid: '8901', qrCode: 'LPA:1$x$y' });
@@ -73,7 +73,7 @@ describe('async operations', () => {
     scriptTransaction([{ status: 'PENDING' }, { status: 'FAILED', errorCode: 'PRICING_NOT_CONFIGURED', error: 'no price' }]);
     const error = await server
       .client()
-      .transactions.wait('tx_1', { pollIntervalMs: 5 })
+      .transactions.wait('tx_1', { pollIntervalMs: 100 })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransactionFailedError);
     const failed = error as TransactionFailedError;
@@ -87,7 +87,7 @@ describe('async operations', () => {
     const started = Date.now();
     const error = await server
       .client()
-      .transactions.wait('tx_1', { pollIntervalMs: 10, timeoutMs: 120 })
+      .transactions.wait('tx_1', { pollIntervalMs: 100, timeoutMs: 300 })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransactionTimeoutError);
     expect((error as TransactionTimeoutError<Transaction>).lastTransaction?.status).toBe('PENDING');
@@ -112,7 +112,7 @@ describe('async operations', () => {
     const reason = new Error('worker shutting down');
     setTimeout(() => controller.abort(reason), 50);
     await expect(
-      server.client().transactions.wait('tx_1', { pollIntervalMs: 10, signal: controller.signal }),
+      server.client().transactions.wait('tx_1', { pollIntervalMs: 100, signal: controller.signal }),
     ).rejects.toBe(reason);
     const count = polls().length;
     await new Promise((resolve) => setTimeout(resolve, 60));
@@ -140,7 +140,7 @@ describe('async operations', () => {
     server.handle('POST', '/api/v3/port-in', () => ({ status: 202, body: { transactionId: 'tx_1', statusEndpoint: TX_PATH } }));
     scriptTransaction([{ status: 'COMPLETED', result: { portInNumber: '+14155550123' } }]);
     const handle = await server.client().portIns.submit({ portInNumber: '+14155550123', iccid: '8901' });
-    await expect(handle.wait({ pollIntervalMs: 5 })).resolves.toMatchObject({ status: 'COMPLETED' });
+    await expect(handle.wait({ pollIntervalMs: 100 })).resolves.toMatchObject({ status: 'COMPLETED' });
   });
 });
 
@@ -152,7 +152,7 @@ describe('polls go through the transport', () => {
       { body: envelope({ transactionId: 'tx_1', status: 'COMPLETED', result: {} }) },
     ];
     server.handle('GET', TX_PATH, () => answers.shift() ?? { status: 500, body: {} });
-    const done = await server.client({ maxRetries: 2 }).transactions.wait('tx_1', { pollIntervalMs: 5 });
+    const done = await server.client({ maxRetries: 2 }).transactions.wait('tx_1', { pollIntervalMs: 100 });
     expect(done.status).toBe('COMPLETED');
     expect(polls()).toHaveLength(3);
   });
@@ -163,7 +163,7 @@ describe('polls go through the transport', () => {
       rateLimit: { endpoints: { 'GET /api/v3/transactions/{transactionId}': { limit: 1, windowMs: 150 } } },
     });
     const started = performance.now();
-    await client.transactions.wait('tx_1', { pollIntervalMs: 1 });
+    await client.transactions.wait('tx_1', { pollIntervalMs: 100 });
     // three polls at one per 150 ms window: the third cannot start before 300 ms
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     expect(polls()).toHaveLength(3);
