@@ -10,7 +10,6 @@ import {
   RateLimitError,
   RequestValidationError,
   TimeoutError,
-  markMayHaveSucceeded,
 } from './errors.js';
 import { responseInfo, serializeQuery } from './headers.js';
 import type { LevelLogger } from './logger.js';
@@ -73,6 +72,17 @@ const IN_FLIGHT_MAX_WAIT_MS = 2_000;
  */
 function isInFlightReplay(error: unknown): boolean {
   return error instanceof ConflictError && error.code === 'CONFLICT' && error.headers['idempotency-replayed'] !== 'true';
+}
+
+/**
+ * Marks the final error of a write that may have been applied although no idempotency promise
+ * covers it, and says so in its message, so that nobody retries it blindly.
+ */
+function markMayHaveSucceeded(error: ConnectionError | ApiError): void {
+  if (error.mayHaveSucceeded) return;
+  // The field is read-only to callers; the pipeline sets it once, on the call's final error.
+  (error as { mayHaveSucceeded: boolean }).mayHaveSucceeded = true;
+  error.message += ' (the write may have been applied: check its state before sending it again)';
 }
 
 /**

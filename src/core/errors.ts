@@ -162,16 +162,6 @@ export class ConnectionError extends PartnerError {
   }
 }
 
-/**
- * Marks the final error of a write that may have been applied although no idempotency promise
- * covers it, and says so in its message, so that nobody retries it blindly.
- */
-export function markMayHaveSucceeded(error: ConnectionError | ApiError): void {
-  if (error.mayHaveSucceeded) return;
-  (error as { mayHaveSucceeded: boolean }).mayHaveSucceeded = true;
-  error.message += ' (the write may have been applied: check its state before sending it again)';
-}
-
 /** One attempt took longer than `timeoutMs`, or the whole call ran past its deadline. */
 export class TimeoutError extends ConnectionError {
   override name = 'TimeoutError';
