@@ -210,3 +210,67 @@ describe('poll schedule', () => {
     expect(gaps(times).map((gap) => Math.round(gap))).toEqual([1_000, 1_150]);
   });
 });
+
+describe('wait options', () => {
+  const bad: Array<[string, unknown]> = [
+    ['timeoutMs', Number.POSITIVE_INFINITY],
+    ['timeoutMs', Number.NaN],
+    ['timeoutMs', 0],
+    ['timeoutMs', -5],
+    ['timeoutMs', 2 ** 31],
+    ['timeoutMs', '5000'],
+    ['timeoutMs', 5000n],
+    ['pollIntervalMs', 0],
+    ['pollIntervalMs', Number.NaN],
+    ['pollIntervalMs', -1],
+    ['pollIntervalMs', 99],
+    ['pollIntervalMs', 150.5],
+    ['pollIntervalMs', Number.POSITIVE_INFINITY],
+    ['maxPollIntervalMs', 0],
+    ['maxPollIntervalMs', 50],
+    ['maxPollIntervalMs', 2 ** 32],
+    ['signal', { aborted: false }],
+    ['onProgress', 'log'],
+  ];
+
+  it.each(bad)('refuses %s = %o with a RequestValidationError naming it, before the first poll', async (option, value) => {
+    scriptTransaction([{ status: 'PENDING' }]);
+    const client = server.client();
+    const fromId = await client.transactions.wait('tx_1', { [option]: value }).catch((caught: unknown) => caught);
+    const handle = new TransactionHandle({ transactionId: 'tx_1', statusEndpoint: TX_PATH }, (signal) => client.transactions.retrieve('tx_1', { signal }));
+    const fromHandle = await handle.wait({ [option]: value }).catch((caught: unknown) => caught);
+    for (const error of [fromId, fromHandle]) {
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).issues.map((issue) => issue.path)).toEqual([option]);
+    }
+    expect(polls()).toHaveLength(0);
+  });
+
+  it('arms no timer beyond the timer range with the largest accepted values (no TimeoutOverflowWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      vi.spyOn(Math, 'random').mockReturnValue(0.99);
+      const controller = new AbortController();
+      let polled = 0;
+      const handle = new TransactionHandle({ transactionId: 'tx_1', statusEndpoint: TX_PATH }, () => {
+        polled += 1;
+        return Promise.resolve({ transactionId: 'tx_1', status: 'PENDING' });
+      });
+      const max = 2 ** 31 - 1;
+      const waiting = handle.wait({ timeoutMs: max, pollIntervalMs: max, maxPollIntervalMs: max, signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      controller.abort(new Error('done'));
+      await expect(waiting).rejects.toThrow('done');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(polled).toBe(1);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      vi.restoreAllMocks();
+    }
+  });
+});
