@@ -242,20 +242,23 @@ export class Call<T> {
 
   async #waitForOriginal(waits: number): Promise<void> {
     const delayMs = Math.min(IN_FLIGHT_FIRST_WAIT_MS * 2 ** waits, IN_FLIGHT_MAX_WAIT_MS);
-    if (monotonicNow() + delayMs >= this.#deadlineAt) {
-      const error = new TimeoutError(
-        `${this.#spec.route}: an earlier attempt with this Idempotency-Key was still in progress on the server when the call's deadline came`,
-        this.#timeoutMs,
-      );
-      // The original may yet complete: whatever covers this write, its outcome is unknown.
-      markMayHaveSucceeded(error);
-      throw error;
-    }
+    if (monotonicNow() + delayMs >= this.#deadlineAt) throw this.#originalStillInFlight();
     this.#pipeline.logger.log('info', `${this.#spec.route}: the original request is still in progress; asking again`, {
       route: this.#spec.route,
     });
     const closing = this.#pipeline.closing;
     await sleep(delayMs, this.#signal ? AbortSignal.any([this.#signal, closing]) : closing);
+    if (monotonicNow() >= this.#deadlineAt) throw this.#originalStillInFlight();
+  }
+
+  #originalStillInFlight(): TimeoutError {
+    const error = new TimeoutError(
+      `${this.#spec.route}: an earlier attempt with this Idempotency-Key was still in progress on the server when the call's deadline came`,
+      this.#timeoutMs,
+    );
+    // The original may yet complete: whatever covers this write, its outcome is unknown.
+    markMayHaveSucceeded(error);
+    return error;
   }
 
   /** The exchange retries on its own; its failure is final for this call, or retries would multiply. */
