@@ -149,9 +149,20 @@ describe('per-request options', () => {
     expect(t.server.requests).toHaveLength(0);
   });
 
-  it('refuses bad options of a paginated list before the first page', async () => {
-    const error = await t.client.sims.list({}, { maxRetries: Number.NaN }).catch((caught: unknown) => caught);
+  it.each([
+    ['maxRetries', Number.NaN],
+    ['signal', { aborted: false, addEventListener() {} }],
+  ])('refuses %s = %o of a paginated list before the first page, awaited or iterated', async (option, value) => {
+    const options = { [option]: value } as RequestOptions;
+    const error = await t.client.sims.list({}, options).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RequestValidationError);
+    let iterated: unknown;
+    try {
+      for await (const _sim of t.client.sims.list({}, options)) break;
+    } catch (caught) {
+      iterated = caught;
+    }
+    expect(iterated).toBeInstanceOf(RequestValidationError);
     expect(t.server.requests).toHaveLength(0);
   });
 
