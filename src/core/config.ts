@@ -69,18 +69,24 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function headerIssues(value: unknown, option: string): ValidationIssue[] {
   if (!isRecord(value)) return [{ path: option, message: `must be an object of header names to string values (got ${describe(value)})` }];
   const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
   for (const name of Object.keys(value)) {
     const path = `${option}.${name}`;
     const item = value[name];
+    const lower = name.toLowerCase();
     if (!TOKEN.test(name)) issues.push({ path, message: 'is not a valid header name (RFC 9110 token characters only)' });
-    else if (TRANSPORT_HEADERS.has(name.toLowerCase())) issues.push({ path, message: 'is set by the transport and cannot be given' });
-    else if (typeof item !== 'string') issues.push({ path, message: `must be a string (got ${describe(item)})` });
+    else if (seen.has(lower)) issues.push({ path, message: 'is given twice (header names are case-insensitive)' });
+    else if (TRANSPORT_HEADERS.has(lower)) issues.push({ path, message: 'is set by the transport and cannot be given' });
+    else if (lower === 'idempotency-key') issues.push({ path, message: 'is set by the client: pass the idempotencyKey option of the call instead' });
+    // The value itself is never quoted: a header may carry a credential.
+    else if (typeof item !== 'string') issues.push({ path, message: `must be a string (got a value of type ${item === null ? 'null' : typeof item})` });
     else if (!FIELD_VALUE.test(item)) {
       issues.push({
         path,
         message: 'must be printable ASCII without control characters (CR, LF, NUL…) or leading/trailing whitespace',
       });
     }
+    seen.add(lower);
   }
   return issues;
 }

@@ -43,6 +43,8 @@ const badClientOptions: Array<[string, unknown]> = [
   ['defaultHeaders', { 'x-count': 5 }],
   ['defaultHeaders', { 'content-length': '5' }],
   ['defaultHeaders', 'x-api-key: abc'],
+  ['defaultHeaders', { 'idempotency-key': 'same-for-every-call' }],
+  ['defaultHeaders', { 'X-Api-Key': 'a', 'x-api-key': 'b' }],
   ['logLevel', 'verbose'],
   ['validateResponses', 'lenient'],
   ['rateLimit', true],
@@ -96,10 +98,13 @@ describe('client options', () => {
     expect(t.server.requestsTo(PING)[0]?.headers['x-tenant']).toBe('acme\tcorp');
   });
 
-  it('never leaks the refused value of a credential-looking header into the error', () => {
-    const error = construct('defaultHeaders', { 'x-api-key': 'sk_live_abcdef\r\n' });
-    expect(JSON.stringify(error)).not.toContain('sk_live_abcdef');
-    expect((error as Error).message).not.toContain('sk_live_abcdef');
+  it('never quotes the refused value of a header in the error: it may be a credential', () => {
+    for (const value of ['sk_live_abcdef\r\n', 987654321987]) {
+      const error = construct('defaultHeaders', { 'x-api-key': value });
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(JSON.stringify(error)).not.toContain(String(value).trim());
+      expect((error as Error).message).not.toContain(String(value).trim());
+    }
   });
 });
 
@@ -134,6 +139,8 @@ const badRequestOptions: Array<[keyof RequestOptions, unknown]> = [
   ['headers', { 'transfer-encoding': 'chunked' }],
   ['headers', { 'x-trace': ['a', 'b'] }],
   ['headers', ['x-trace', 'a']],
+  ['headers', { 'X-Trace': 'a', 'x-trace': 'b' }],
+  ['headers', { 'Idempotency-Key': 'order-1' }],
 ];
 
 describe('per-request options', () => {
