@@ -4,7 +4,7 @@ import type { ClientOptions } from './core/options.js';
 import type { HttpMethod, Query, RequestOptions } from './core/request.js';
 import { RequestValidationError } from './core/errors.js';
 import { HttpTransport } from './core/transport.js';
-import { toWirePath } from './core/validate.js';
+import { checkRawRequestFields, toWirePath } from './core/validate.js';
 import {
   Auth,
   Billing,
@@ -105,6 +105,7 @@ export class PartnerClient {
         throw new RequestValidationError([{ path: 'method', message: `must be one of ${[...HTTP_METHODS].join(', ')}` }], 'request');
       }
       wirePath = toWirePath(path, `${method} ${String(path)}`);
+      checkRawRequestFields({ auth, envelope, idempotent, query, schema }, `${method} ${wirePath}`);
     } catch (error) {
       return new ApiPromise<T>(Promise.reject(error));
     }

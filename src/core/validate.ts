@@ -116,3 +116,20 @@ export function urlParsingAltersPath(path: string): boolean {
   const pathOnly = query === -1 ? path : path.slice(0, query);
   return pathOnly.split('/').some((segment) => ENCODED_DOT_SEGMENT.test(segment));
 }
+
+/** The flags and shapes of `client.request()` besides its path: a string `'false'` must not read as true. */
+export function checkRawRequestFields(fields: Record<string, unknown>, context: string): void {
+  let issues: ValidationIssue[] | undefined;
+  for (const name of ['auth', 'envelope', 'idempotent']) {
+    const value = fields[name];
+    if (value !== undefined && typeof value !== 'boolean') (issues ??= []).push({ path: name, message: 'must be true or false' });
+  }
+  const { query, schema } = fields;
+  if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query))) {
+    (issues ??= []).push({ path: 'query', message: 'must be an object of parameter names to values' });
+  }
+  if (schema !== undefined && (typeof schema !== 'object' || schema === null || typeof (schema as { safeParse?: unknown }).safeParse !== 'function')) {
+    (issues ??= []).push({ path: 'schema', message: 'must be a zod schema' });
+  }
+  if (issues) throw new RequestValidationError(issues, context);
+}

@@ -68,6 +68,22 @@ for (const transport of ['undici', 'fetch'] as const) {
       expect(t.server.requests).toHaveLength(0);
     });
 
+    it.each([
+      ['auth', 'false'],
+      ['envelope', 0],
+      ['idempotent', 'yes'],
+      ['query', 'page=2'],
+      ['schema', { parse: () => 1 }],
+    ])('refuses %s = %o before sending anything', async (field, value) => {
+      const client = await connect();
+      const error = await client
+        .request({ method: 'GET', path: '/api/v1.1/ping', [field]: value } as Parameters<typeof client.request>[0])
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).issues[0]?.path).toBe(field);
+      expect(t.server.requests).toHaveLength(0);
+    });
+
     it('refuses a method outside the HTTP methods of the API', async () => {
       const client = await connect();
       const error = await client
