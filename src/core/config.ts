@@ -25,8 +25,8 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /**
  * A field value both transports send exactly: visible ASCII, inner spaces and tabs. No control
  * characters (CR, LF and NUL would split or cut the header; fetch strips a trailing CR), no leading
- * or trailing whitespace (fetch trims it), no non-ASCII (sent as latin1 by one transport, refused
- * by the other).
+ * or trailing whitespace (fetch trims it), no non-ASCII (its bytes on the wire would depend on the
+ * transport's encoding).
  */
 const FIELD_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/;
 /** Framing and connection headers belong to the transport; a caller's value would desynchronise it. */
@@ -114,8 +114,9 @@ function booleanProblem(value: unknown): Problem {
   return typeof value === 'boolean' ? undefined : `must be true or false (got ${describe(value)})`;
 }
 
-function stringProblem(value: unknown): Problem {
-  return typeof value === 'string' ? undefined : `must be a string (got ${describe(value)})`;
+/** For the key and the secret: the value itself is never quoted. */
+function credentialProblem(value: unknown): Problem {
+  return typeof value === 'string' ? undefined : `must be a string (got a value of type ${value === null ? 'null' : typeof value})`;
 }
 
 function oneOfProblem(value: unknown, allowed: ReadonlySet<string>): Problem {
@@ -166,8 +167,8 @@ type Check = (value: unknown) => Problem;
 /** The grammar of each scalar client option; headers and rateLimit have their own walkers below. */
 const clientOptionChecks: Readonly<Record<string, Check>> = {
   baseUrl: baseUrlProblem,
-  key: stringProblem,
-  secret: stringProblem,
+  key: credentialProblem,
+  secret: credentialProblem,
   timeoutMs: (value) => millisecondsProblem(value),
   maxRetries: maxRetriesProblem,
   fetch: functionProblem,

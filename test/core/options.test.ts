@@ -98,6 +98,15 @@ describe('client options', () => {
     expect(t.server.requestsTo(PING)[0]?.headers['x-tenant']).toBe('acme\tcorp');
   });
 
+  it('never quotes a refused key or secret in the error', () => {
+    for (const option of ['key', 'secret']) {
+      const error = construct(option, 987654321987);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(JSON.stringify(error)).not.toContain('987654321987');
+      expect((error as Error).message).not.toContain('987654321987');
+    }
+  });
+
   it('never quotes the refused value of a header in the error: it may be a credential', () => {
     for (const value of ['sk_live_abcdef\r\n', 987654321987]) {
       const error = construct('defaultHeaders', { 'x-api-key': value });
