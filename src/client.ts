@@ -2,7 +2,9 @@ import type { z } from 'zod';
 import { ApiPromise } from './core/api-promise.js';
 import type { ClientOptions } from './core/options.js';
 import type { HttpMethod, Query, RequestOptions } from './core/request.js';
+import { RequestValidationError } from './core/errors.js';
 import { HttpTransport } from './core/transport.js';
+import { checkRawRequestFields, toWirePath } from './core/validate.js';
 import {
   Auth,
   Billing,
@@ -25,7 +27,11 @@ import {
 
 export interface RawRequest<T> extends RequestOptions {
   method: HttpMethod;
-  /** A path relative to the base URL, already encoded (`/api/v1.1/...`). */
+  /**
+   * A path relative to the base URL (`/api/v1.1/...`). RFC 3986 characters and %XX escapes are
+   * sent as given; spaces, non-ASCII text and `"<>[\]^`{|}` are percent-encoded; control
+   * characters, '#', '?', a stray '%' and '.'/'..' segments are refused (RequestValidationError).
+   */
   path: string;
   query?: Query | undefined;
   body?: unknown;
@@ -35,11 +41,19 @@ export interface RawRequest<T> extends RequestOptions {
   auth?: boolean | undefined;
   /** The answer uses the standard envelope; default true. */
   envelope?: boolean | undefined;
-  /** The route accepts Idempotency-Key (one is generated when none is given); default false. */
+  /**
+   * The route promises idempotency, as the spec's (idem) routes do: a key is generated when none
+   * is given and the call is retried after timeouts and 5xx with it. Default false.
+   */
   idempotent?: boolean | undefined;
 }
 
-/** The Partner API client. Constructing it does no I/O and schedules nothing. */
+const HTTP_METHODS: ReadonlySet<string> = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The Partner API client. Constructing it does no I/O and schedules nothing; an invalid option
+ * throws ConfigurationError naming it.
+ */
 export class PartnerClient {
   readonly auth: Auth;
   readonly sims: Sims;
@@ -85,11 +99,21 @@ export class PartnerClient {
   /** Any path through the same pipeline: auth, limiter, retries, envelope, typed errors. */
   request<T = unknown>(input: RawRequest<T>): ApiPromise<T> {
     const { method, path, query, body, schema, auth, envelope, idempotent, ...options } = input;
+    let wirePath: string;
+    try {
+      if (!HTTP_METHODS.has(method)) {
+        throw new RequestValidationError([{ path: 'method', message: `must be one of ${[...HTTP_METHODS].join(', ')}` }], 'request');
+      }
+      wirePath = toWirePath(path, `${method} ${String(path)}`);
+      checkRawRequestFields({ auth, envelope, idempotent, query, schema }, `${method} ${wirePath}`);
+    } catch (error) {
+      return new ApiPromise<T>(Promise.reject(error));
+    }
     return new ApiPromise(
       this.#transport.send<T>({
         method,
-        path,
-        route: `${method} ${path}`,
+        path: wirePath,
+        route: `${method} ${wirePath}`,
         query,
         body,
         auth: auth ?? true,

@@ -3,6 +3,28 @@ import { raceAbort } from './sleep.js';
 
 /** Refresh this long before expiry, or 10 % of the lifetime for short-lived tokens. */
 const REFRESH_MARGIN_MS = 60_000;
+/** Assumed when the token response states no usable lifetime: short, so a real expiry is found soon. */
+export const FALLBACK_TOKEN_LIFETIME_MS = 60_000;
+
+/** `expires_at` (spec part 2): an ISO 8601 instant with a date and a time. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * How long a new token lives, by one grammar: `expires_in` when it is a positive safe integer of
+ * seconds (immune to a skew between our clock and the server's, which `expires_at` is not: a
+ * clock an hour fast would otherwise exchange on every call); else `expires_at` when it is an ISO
+ * instant in the future; else FALLBACK_TOKEN_LIFETIME_MS. Never NaN, never negative.
+ */
+export function tokenLifetimeMs(response: Pick<TokenResponse, 'expires_in' | 'expires_at'>, now: number): number {
+  const seconds = response.expires_in;
+  if (Number.isSafeInteger(seconds) && seconds > 0) return Math.min(seconds * 1000, Number.MAX_SAFE_INTEGER - now);
+  const at = response.expires_at;
+  if (typeof at === 'string' && ISO_INSTANT.test(at)) {
+    const expiresAt = Date.parse(at);
+    if (Number.isFinite(expiresAt) && expiresAt > now) return expiresAt - now;
+  }
+  return FALLBACK_TOKEN_LIFETIME_MS;
+}
 
 /**
  * The bearer token (spec part 5): exchanged on first need, cached, exchanged again shortly
@@ -47,13 +69,7 @@ export class TokenManager {
     try {
       const response = await this.#exchange();
       const now = Date.now();
-      // The lifetime in seconds is immune to a skew between our clock and the server's, which
-      // `expires_at` is not: a clock an hour fast would otherwise exchange on every call.
-      const expiresAt =
-        Number.isFinite(response.expires_in) && response.expires_in > 0
-          ? now + response.expires_in * 1000
-          : Date.parse(response.expires_at);
-      const lifetimeMs = Number.isNaN(expiresAt) ? 0 : Math.max(0, expiresAt - now);
+      const lifetimeMs = tokenLifetimeMs(response, now);
       const previous = this.#token;
       this.#token = response.access_token;
       this.#refreshAt = now + lifetimeMs - Math.min(REFRESH_MARGIN_MS, lifetimeMs * 0.1);

@@ -1,6 +1,16 @@
 import type { TokenManager } from './auth.js';
 import { unwrap } from './envelope.js';
-import { PartnerError, RateLimitError, RequestValidationError, TimeoutError } from './errors.js';
+import { checkRequestOptions } from './config.js';
+import {
+  ApiError,
+  ConflictError,
+  ConnectionError,
+  InvalidResponseError,
+  PartnerError,
+  RateLimitError,
+  RequestValidationError,
+  TimeoutError,
+} from './errors.js';
 import { responseInfo, serializeQuery } from './headers.js';
 import type { LevelLogger } from './logger.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -8,6 +18,7 @@ import { type Scrubber, redactHeaders } from './redact.js';
 import type { ApiResult, RequestSpec } from './request.js';
 import { isRetryable, retryDelayMs, withRetries } from './retry.js';
 import { MAX_TIMER_MS, type Sleepers, monotonicNow } from './sleep.js';
+import { urlParsingAltersPath } from './validate.js';
 import type { Admission } from './window-gate.js';
 import { AttemptSignal, type Wire, type WireResponse, toConnectionError } from './wire.js';
 
@@ -23,6 +34,8 @@ export interface Pipeline {
   origin: string;
   basePath: string;
   wire: Wire;
+  /** The wire parses the URL (the fetch transport): '.'/'..' segments, even as %2E, would be resolved away. */
+  parsesUrls: boolean;
   limiter: RateLimiter | undefined;
   tokens: TokenManager;
   timeoutMs: number;
@@ -51,6 +64,43 @@ function onAttemptTimeout(call: Call<unknown>): void {
   call.timeOut();
 }
 
+/** First and longest pause before asking again about a keyed write still in progress on the server. */
+const IN_FLIGHT_FIRST_WAIT_MS = 250;
+const IN_FLIGHT_MAX_WAIT_MS = 2_000;
+
+/**
+ * spec part 7, 409 row: "idempotent replay while the original call is in flight". Only a retry
+ * of a keyed write can meet it; a first attempt's 409 CONFLICT is a state conflict. A finished
+ * original is replayed with `Idempotency-Replayed: true`, never as this 409.
+ */
+function isInFlightReplay(error: unknown): boolean {
+  return error instanceof ConflictError && error.code === 'CONFLICT' && error.headers['idempotency-replayed'] !== 'true';
+}
+
+/**
+ * Marks the final error of a write that may have been applied although no idempotency promise
+ * covers it, and says so in its message, so that nobody retries it blindly.
+ */
+function markMayHaveSucceeded(error: ConnectionError | ApiError): void {
+  if (error.mayHaveSucceeded) return;
+  // The field is read-only to callers; the pipeline sets it once, on the call's final error.
+  (error as { mayHaveSucceeded: boolean }).mayHaveSucceeded = true;
+  error.message += ' (the write may have been applied: check its state before sending it again)';
+}
+
+/**
+ * The final failure of a write no idempotency promise covers: when the request may have been
+ * processed (not provably unsent, a 5xx, a 2xx whose body was unreadable), say so.
+ */
+function markIfMaybeApplied(error: unknown): never {
+  if (error instanceof ConnectionError) {
+    if (!error.requestNotSent) markMayHaveSucceeded(error);
+  } else if (error instanceof ApiError && (error.status >= 500 || (error instanceof InvalidResponseError && error.status < 300))) {
+    markMayHaveSucceeded(error);
+  }
+  throw error;
+}
+
 /**
  * One call from first attempt to result: limiter → token → wire → envelope, with one
  * re-authentication on 401 inside an attempt and retries around attempts.
@@ -65,6 +115,10 @@ export class Call<T> implements Admission {
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
   readonly #retrySafe: boolean;
+  /** A write no idempotency promise covers: never retried once it may have reached the server. */
+  readonly #unsafeWrite: boolean;
+  readonly #keyed: boolean;
+  #sends = 0;
   #deadlineAt = 0;
   #controller: AttemptSignal | undefined;
   #timedOut = false;
@@ -74,29 +128,43 @@ export class Call<T> implements Admission {
 
   constructor(pipeline: Pipeline, spec: RequestSpec<T>, retrySafe?: boolean) {
     const options = spec.options;
+    if (options) checkRequestOptions(options, spec.route);
     this.#pipeline = pipeline;
     this.#spec = spec;
     this.#signal = options?.signal;
     this.#timeoutMs = options?.timeoutMs ?? pipeline.timeoutMs;
     this.#maxRetries = options?.maxRetries ?? pipeline.maxRetries;
     this.#path = pipeline.basePath + spec.path + serializeQuery(spec.query);
+    if (pipeline.parsesUrls && urlParsingAltersPath(this.#path)) {
+      throw new RequestValidationError(
+        [{ path: 'path', message: "has a '.' or '..' segment (%2E), which the fetch transport cannot send unchanged; use the default transport" }],
+        spec.route,
+      );
+    }
     const headers: Record<string, string> = { ...pipeline.baseHeaders };
     if (options?.headers) for (const name in options.headers) headers[name.toLowerCase()] = options.headers[name] as string;
     if (spec.body !== undefined) {
       this.#body = serializeBody(spec.body, spec.route);
       headers['content-type'] = 'application/json';
     }
-    const idempotencyKey = options?.idempotencyKey ?? (spec.idempotent ? globalThis.crypto.randomUUID() : undefined);
+    const callerKey = options?.idempotencyKey;
+    const idempotencyKey =
+      callerKey ?? (spec.idempotent || spec.generateIdempotencyKey ? globalThis.crypto.randomUUID() : undefined);
     // One key for the whole call: every retry and the 401 replay (spec part 8 rule 4).
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     this.#headers = headers;
-    this.#retrySafe = retrySafe ?? (spec.method === 'GET' || idempotencyKey !== undefined);
+    this.#keyed = idempotencyKey !== undefined;
+    // Retried after a failure that may have reached the server only where idempotency is
+    // promised: a read, a route the spec marks (idem), or the caller's own key (its assertion).
+    this.#retrySafe = retrySafe ?? (spec.method === 'GET' || spec.idempotent || callerKey !== undefined);
+    this.#unsafeWrite = !this.#retrySafe;
   }
 
   run(): Promise<ApiResult<T>> {
     // Without a caller's signal there is nothing to listen to: no extra async frame per call.
     const signal = this.#signal;
-    return signal ? this.#runWith(signal) : withRetries(this, this.#maxRetries);
+    const result = signal ? this.#runWith(signal) : withRetries(this, this.#maxRetries);
+    return this.#unsafeWrite ? result.catch(markIfMaybeApplied) : result;
   }
 
   async #runWith(signal: AbortSignal): Promise<ApiResult<T>> {
@@ -127,6 +195,7 @@ export class Call<T> implements Admission {
     const pipeline = this.#pipeline;
     const spec = this.#spec;
     let replayed = false;
+    let inFlightWaits = 0;
     for (;;) {
       // The token comes first: the exchange itself passes the account gate, so it must not
       // wait behind a slot this call already holds.
@@ -166,9 +235,35 @@ export class Call<T> implements Admission {
           // the limiter caps the pause at maxServerWaitMs.
           pipeline.limiter.pause(spec.route, (error.retryAfterSeconds ?? 1) * 1000);
         }
+        if (this.#keyed && this.#sends > 1 && isInFlightReplay(error)) {
+          // Our own earlier attempt is still being processed: ask again with the same key until
+          // its answer is replayed, within the call's deadline. Not a retry: it cannot duplicate.
+          await this.#waitForOriginal(inFlightWaits++);
+          continue;
+        }
         throw error;
       }
     }
+  }
+
+  async #waitForOriginal(waits: number): Promise<void> {
+    const delayMs = Math.min(IN_FLIGHT_FIRST_WAIT_MS * 2 ** waits, IN_FLIGHT_MAX_WAIT_MS);
+    if (monotonicNow() + delayMs >= this.#deadlineAt) throw this.#originalStillInFlight();
+    this.#pipeline.logger.log('info', `${this.#spec.route}: the original request is still in progress; asking again`, {
+      route: this.#spec.route,
+    });
+    await this.#pipeline.sleepers.sleep(delayMs, this.#signal);
+    if (monotonicNow() >= this.#deadlineAt) throw this.#originalStillInFlight();
+  }
+
+  #originalStillInFlight(): TimeoutError {
+    const error = new TimeoutError(
+      `${this.#spec.route}: an earlier attempt with this Idempotency-Key was still in progress on the server when the call's deadline came`,
+      this.#timeoutMs,
+    );
+    // The original may yet complete: whatever covers this write, its outcome is unknown.
+    markMayHaveSucceeded(error);
+    return error;
   }
 
   /** The exchange retries on its own; its failure is final for this call, or retries would multiply. */
@@ -230,7 +325,8 @@ export class Call<T> implements Admission {
   async #send(now: number): Promise<WireResponse> {
     const pipeline = this.#pipeline;
     const timeoutMs = Math.min(this.#timeoutMs, this.#deadlineAt - now);
-    if (timeoutMs <= 0) throw new TimeoutError(`${this.#spec.route} ran past its deadline`, this.#timeoutMs);
+    // Thrown before sending: this attempt provably never left.
+    if (timeoutMs <= 0) throw new TimeoutError(`${this.#spec.route} ran past its deadline`, this.#timeoutMs, { requestNotSent: true });
     if (pipeline.logger.enabled('debug')) {
       pipeline.logger.log('debug', `${this.#spec.method} ${this.#path}`, {
         route: this.#spec.route,
@@ -239,6 +335,7 @@ export class Call<T> implements Admission {
     }
     const controller = new AttemptSignal();
     this.#controller = controller;
+    this.#sends++;
     this.#timedOut = false;
     const timer = setTimeout(onAttemptTimeout, Math.min(timeoutMs, MAX_TIMER_MS), this);
     try {

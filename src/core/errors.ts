@@ -28,16 +28,22 @@ export class PartnerError extends Error {
   }
 }
 
-/** A problem with the client's own configuration: missing baseUrl, key or secret, or a refused plain-HTTP base URL. */
+/**
+ * A problem with the client's own configuration: an invalid option, missing baseUrl, key or
+ * secret, or a refused plain-HTTP base URL.
+ */
 export class ConfigurationError extends PartnerError {
   override name = 'ConfigurationError';
   readonly code: ClientErrorCode;
-  constructor(message: string, code: ClientErrorCode = 'CONFIGURATION_ERROR') {
+  /** The client option at fault (`'timeoutMs'`, `'defaultHeaders'`…), when one option is. */
+  readonly option: string | undefined;
+  constructor(message: string, code: ClientErrorCode = 'CONFIGURATION_ERROR', option?: string) {
     super(message);
     this.code = code;
+    this.option = option;
   }
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), code: this.code };
+    return { ...super.toJSON(), code: this.code, option: this.option };
   }
 }
 
@@ -60,6 +66,11 @@ export class ApiError extends PartnerError {
   /** Response headers, lower-cased names. */
   readonly headers: Record<string, string>;
   readonly route: string | undefined;
+  /**
+   * True when this failure of a write without an idempotency promise (a 5xx, or a 2xx whose body
+   * could not be read) leaves open whether the server applied it: check before sending it again.
+   */
+  readonly mayHaveSucceeded: boolean = false;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -83,6 +94,7 @@ export class ApiError extends PartnerError {
       code: this.code,
       details: this.details,
       route: this.route,
+      mayHaveSucceeded: this.mayHaveSucceeded,
     };
   }
 }
@@ -137,12 +149,19 @@ export class ConnectionError extends PartnerError {
   readonly code: ClientErrorCode = 'CONNECTION_ERROR';
   /** True when the failure proves the request never reached the server (connection refused, DNS). */
   readonly requestNotSent: boolean;
+  /**
+   * True when the request of a write without an idempotency promise may have reached the server
+   * before the connection failed or timed out: it may have been applied, check before sending it
+   * again. False for reads, for idempotent writes (retried with the same key) and when the
+   * request provably never left.
+   */
+  readonly mayHaveSucceeded: boolean = false;
   constructor(message: string, options?: { cause?: unknown; requestNotSent?: boolean }) {
     super(message, options);
     this.requestNotSent = options?.requestNotSent ?? false;
   }
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), code: this.code, requestNotSent: this.requestNotSent };
+    return { ...super.toJSON(), code: this.code, requestNotSent: this.requestNotSent, mayHaveSucceeded: this.mayHaveSucceeded };
   }
 }
 

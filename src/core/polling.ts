@@ -1,19 +1,29 @@
 import type { AsyncAcceptance } from '../schemas/common.js';
 import type { CompletedTransaction, Transaction } from '../schemas/transaction.js';
+import { MAX_TIMER_MS, checkWaitOptions } from './config.js';
 import { TransactionFailedError, TransactionTimeoutError } from './errors.js';
 
+/**
+ * Checked before the first poll (RequestValidationError naming the option): delays are integer
+ * milliseconds up to 2^31−1; the poll intervals are at least 100. There is no "no deadline"
+ * value: the longest wait is `timeoutMs: 2 ** 31 - 1` (about 24.8 days).
+ */
 export interface WaitOptions<R = Record<string, unknown>> {
-  /** Give up after this long with TransactionTimeoutError; default 300 000 (5 minutes). */
+  /** Give up after this long with TransactionTimeoutError; default 300 000 (5 minutes), 1 to 2^31−1. */
   timeoutMs?: number;
-  /** First delay between polls; it grows ×1.5 per poll up to `maxPollIntervalMs`. Default 1 000. */
+  /** First delay between polls; it grows ×1.5 per poll up to `maxPollIntervalMs`. Default 1 000, at least 100. */
   pollIntervalMs?: number;
-  /** Ceiling of the delay between polls; default 10 000. */
+  /** Ceiling of the delay between polls; default 10 000, at least 100. */
   maxPollIntervalMs?: number;
   /** Aborting rejects the wait with the signal's reason and stops polling at once. */
   signal?: AbortSignal;
   /** Called with the transaction whenever its status changes (the first poll counts as a change). */
   onProgress?: (transaction: Transaction<R>) => void;
 }
+
+/** Removes known secrets from server text (the client's scrubber); identity when none are known. */
+export type Redact = <V>(value: V) => V;
+const unchanged: Redact = (value) => value;
 
 /** Fetches the transaction once; the signal aborts an in-flight poll. */
 export type TransactionFetcher<R> = (signal: AbortSignal) => Promise<Transaction<R>>;
@@ -52,7 +62,9 @@ export async function waitForTransaction<R>(
   transactionId: string,
   fetch: TransactionFetcher<R>,
   options: WaitOptions<R> = {},
+  redact: Redact = unchanged,
 ): Promise<CompletedTransaction<R>> {
+  checkWaitOptions(options, `wait for transaction ${transactionId}`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
   const maxIntervalMs = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;
   let intervalMs = Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, maxIntervalMs);
@@ -70,18 +82,22 @@ export async function waitForTransaction<R>(
       last = transaction;
       if (transaction.status === 'COMPLETED') return transaction as CompletedTransaction<R>;
       if (transaction.status === 'FAILED') {
+        // The server's text may echo a credential: scrubbed before it reaches the error.
+        const failed = redact(transaction);
         throw new TransactionFailedError({
-          ...transaction,
-          error: transaction.error ?? undefined,
-          errorCode: transaction.errorCode ?? undefined,
+          ...failed,
+          error: failed.error ?? undefined,
+          errorCode: failed.errorCode ?? undefined,
         });
       }
-      await sleep(intervalMs * (1 + Math.random() * JITTER), signal);
+      await sleep(Math.min(intervalMs * (1 + Math.random() * JITTER), MAX_TIMER_MS), signal);
       intervalMs = Math.min(intervalMs * BACKOFF_FACTOR, maxIntervalMs);
     }
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
-    if (deadline.signal.aborted) throw new TransactionTimeoutError<Transaction<R>>(transactionId, timeoutMs, last);
+    if (deadline.signal.aborted) {
+      throw new TransactionTimeoutError<Transaction<R>>(transactionId, timeoutMs, last === undefined ? undefined : redact(last));
+    }
     throw error;
   } finally {
     clearTimeout(timer);
@@ -97,17 +113,19 @@ export class TransactionHandle<R = Record<string, unknown>> {
   readonly statusEndpoint: string;
   readonly acceptance: AsyncAcceptance;
   readonly #fetch: TransactionFetcher<R>;
+  readonly #redact: Redact;
 
-  constructor(acceptance: AsyncAcceptance, fetch: TransactionFetcher<R>) {
+  constructor(acceptance: AsyncAcceptance, fetch: TransactionFetcher<R>, redact: Redact = unchanged) {
     this.transactionId = acceptance.transactionId;
     this.statusEndpoint = acceptance.statusEndpoint;
     this.acceptance = acceptance;
     this.#fetch = fetch;
+    this.#redact = redact;
   }
 
   /** Polls until a terminal status; see {@link waitForTransaction}. */
   wait(options?: WaitOptions<R>): Promise<CompletedTransaction<R>> {
-    return waitForTransaction(this.transactionId, this.#fetch, options);
+    return waitForTransaction(this.transactionId, this.#fetch, options, this.#redact);
   }
 
   /** One poll, whatever the status. */

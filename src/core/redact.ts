@@ -2,6 +2,9 @@ import { ConfigurationError } from './errors.js';
 
 export const REDACTED = '[REDACTED]';
 
+/** How many replaced access tokens stay on the redaction list (see Scrubber.retire). */
+export const RETIRED_SECRETS_KEPT = 16;
+
 /** Header names whose values are credentials. */
 const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
@@ -48,6 +51,8 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
  */
 export class Scrubber {
   readonly #secrets = new Set<string>();
+  /** Replaced tokens still scrubbed, oldest first. */
+  readonly #retired: string[] = [];
 
   add(value: string | undefined): void {
     // Very short values would blank out ordinary words; real credentials are long.
@@ -56,6 +61,17 @@ export class Scrubber {
 
   delete(value: string | undefined): void {
     if (value) this.#secrets.delete(value);
+  }
+
+  /**
+   * A token that was replaced stays scrubbed while calls that carried it may still be in flight
+   * and see it echoed: the last RETIRED_SECRETS_KEPT replaced tokens are kept. Tokens are replaced
+   * once per lifetime (an hour or so), far apart compared with any call's deadline.
+   */
+  retire(value: string | undefined): void {
+    if (!value || !this.#secrets.has(value) || this.#retired.includes(value)) return;
+    this.#retired.push(value);
+    if (this.#retired.length > RETIRED_SECRETS_KEPT) this.delete(this.#retired.shift());
   }
 
   text(value: string): string {

@@ -2,15 +2,22 @@ import type { z } from 'zod';
 
 /** Options every method takes as its optional last argument. */
 export interface RequestOptions {
-  /** Sent as `Idempotency-Key`; generated (a UUID) for idempotent writes when absent. */
+  /**
+   * Sent as `Idempotency-Key`; generated (a UUID) for idempotent writes when absent. Giving one
+   * asserts that the route honours it: the write is then retried after timeouts and 5xx with
+   * this key. 1–255 printable ASCII characters.
+   */
   idempotencyKey?: string | undefined;
   /** Aborts the call at once, including during a backoff or Retry-After wait. */
   signal?: AbortSignal | undefined;
-  /** Per attempt; overrides the client's `timeoutMs`. */
+  /** Per attempt; overrides the client's `timeoutMs`. An integer from 1 to 2^31−1. */
   timeoutMs?: number | undefined;
-  /** Overrides the client's `maxRetries` for this call. */
+  /** Overrides the client's `maxRetries` for this call. An integer from 0 to 10. */
   maxRetries?: number | undefined;
-  /** Extra request headers. `Authorization` and `Idempotency-Key` are set by the client. */
+  /**
+   * Extra request headers: token names, printable ASCII values. `Authorization` and
+   * `Idempotency-Key` are set by the client.
+   */
   headers?: Record<string, string> | undefined;
 }
 
@@ -31,11 +38,17 @@ export interface RouteDefinition<T> {
   /** false when the answer is outside the standard envelope (port-in submission). */
   envelope?: boolean;
   /**
-   * The route accepts `Idempotency-Key` (marked "idem" in the spec, and the async writes):
-   * a key is generated when the caller gives none, and the call may be retried on any
-   * retryable failure with the same key.
+   * The spec promises idempotency for this route (marked "(idem)" in spec part 4): a key is
+   * generated when the caller gives none, and the call is retried after a timeout, a reset or a
+   * 5xx with the same key.
    */
   idempotent?: boolean;
+  /**
+   * Send a generated `Idempotency-Key` although the spec does not promise the route honours it
+   * (the asynchronous writes): harmless, and it helps if the server does. Such a write is still
+   * not retried once it may have reached the server.
+   */
+  generateIdempotencyKey?: boolean;
 }
 
 /** A route resolved for one call: placeholders filled and encoded, and what to send. */
@@ -49,7 +62,10 @@ export interface RequestSpec<T = unknown> {
   body?: unknown;
   auth: boolean;
   envelope: boolean;
+  /** The spec promises idempotency: retried after any retryable failure with one key. */
   idempotent: boolean;
+  /** Send a generated key without relying on it (see RouteDefinition). */
+  generateIdempotencyKey?: boolean | undefined;
   /** Absent for `client.request()` without a schema: the data is returned as `unknown`. */
   schema?: z.ZodType<T> | undefined;
   options?: RequestOptions | undefined;
@@ -90,6 +106,8 @@ export interface ApiResult<T> {
 /** The pipeline every call goes through (auth, limiter, retries, wire, envelope, schema). */
 export interface Transport {
   send<T>(spec: RequestSpec<T>): Promise<ApiResult<T>>;
+  /** A copy of server-sent data with the client's known secrets removed, for errors built above the transport. */
+  redact<V>(value: V): V;
 }
 
 /** Percent-encodes a path parameter as exactly one segment; `.` and `..` stay data, never navigation. */
@@ -152,6 +170,7 @@ export function toRequestSpec<T>(route: RouteDefinition<T>, input: CallInput = {
     auth: route.auth ?? true,
     envelope: route.envelope ?? true,
     idempotent: route.idempotent ?? false,
+    generateIdempotencyKey: route.generateIdempotencyKey,
     schema: route.schema,
     options: input.options,
   };

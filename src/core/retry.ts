@@ -6,9 +6,11 @@ export const BACKOFF_CAP_MS = 8_000;
 
 /**
  * Whether a failed attempt may be tried again (spec part 7, "Retry guidance").
- * `retrySafe`: a GET, an idempotent route, or a write carrying an Idempotency-Key. Other writes
- * are retried only when the failure proves the server did not act on them: the connection was
- * refused, or a 429 turned the request away before it was processed (spec part 8 rule 1).
+ * `retrySafe`: a GET, a route the spec marks (idem), or a write carrying the caller's own
+ * Idempotency-Key (the caller's assertion that the route honours it). Other writes, the
+ * asynchronous ones with a generated key included, are retried only when the failure proves the
+ * server did not act on them: the connection was refused, or a 429 turned the request away
+ * before it was processed (spec part 8 rule 1).
  */
 export function isRetryable(error: unknown, retrySafe: boolean): boolean {
   if (error instanceof TimeoutError) return retrySafe;

@@ -1,6 +1,7 @@
 import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
 import { TokenManager } from './auth.js';
 import { Call, type Pipeline } from './call.js';
+import { checkClientOptions } from './config.js';
 import { ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { LevelLogger } from './logger.js';
@@ -29,15 +30,6 @@ function safeUrl(value: string | undefined): string | undefined {
   }
 }
 
-/** A non-negative integer up to 2^53 − 1, or the default when not given; else a ConfigurationError naming the option. */
-function limitOption(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new ConfigurationError(`${name} must be a non-negative integer (got ${typeof value === 'number' ? String(value) : typeof value})`);
-  }
-  return value;
-}
-
 /**
  * The one pipeline every call goes through (auth → limiter → retry → wire → envelope).
  * Construction only copies options: the base URL, credentials, connection pool and limiter are
@@ -48,9 +40,13 @@ export class HttpTransport implements Transport {
   #key: string | undefined;
   #secret: string | undefined;
   #pipeline: Pipeline | undefined;
+  /** Outlives the pipeline: errors built after `close()` are scrubbed too. */
+  #scrubber: Scrubber | undefined;
   #closed = false;
 
+  /** Throws ConfigurationError naming the first invalid option: a bad client is refused before it is used. */
   constructor(options: ClientOptions = {}) {
+    checkClientOptions(options);
     const { key, secret, ...rest } = options;
     this.#options = rest;
     this.#key = key;
@@ -64,6 +60,10 @@ export class HttpTransport implements Transport {
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  redact<V>(value: V): V {
+    return this.#scrubber ? (this.#scrubber.value(value) as V) : value;
   }
 
   /** Rejects calls waiting for the limiter, destroys the connection pool; nothing keeps the process alive afterwards. */
@@ -82,29 +82,32 @@ export class HttpTransport implements Transport {
     const options = this.#options;
     const baseUrl = options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL');
     if (!baseUrl) {
-      throw new ConfigurationError('baseUrl is required: pass it to the client or set PARTNER_API_BASE_URL');
+      throw new ConfigurationError('baseUrl is required: pass it to the client or set PARTNER_API_BASE_URL', 'CONFIGURATION_ERROR', 'baseUrl');
     }
     let url: URL;
     try {
       url = new URL(baseUrl);
     } catch {
-      throw new ConfigurationError('baseUrl is not a valid absolute URL');
+      throw new ConfigurationError('baseUrl is not a valid absolute URL', 'CONFIGURATION_ERROR', 'baseUrl');
     }
     assertSecureBaseUrl(url, options.allowInsecureHttp ?? false);
-    const maxServerWaitMs = limitOption('maxServerWaitMs', options.maxServerWaitMs, DEFAULT_MAX_SERVER_WAIT_MS);
-    const maxResponseBytes = limitOption('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES);
-    const scrubber = new Scrubber();
+    // Both were checked at construction (checkClientOptions).
+    const maxServerWaitMs = options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS;
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const scrubber = (this.#scrubber ??= new Scrubber());
     const limiter: RateLimiter | undefined =
       options.rateLimit === false ? undefined : new LocalRateLimiter(options.rateLimit, maxServerWaitMs);
     const pipeline: Pipeline = {
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
       wire: options.fetch ? new FetchWire(options.fetch, maxResponseBytes) : new UndiciWire(options.dispatcher, maxResponseBytes),
+      parsesUrls: options.fetch !== undefined,
       limiter,
       tokens: new TokenManager(
         () => this.#exchange(),
         (token, previous) => {
-          scrubber.delete(previous);
+          // Calls started with the previous token may still be in flight and see it echoed.
+          scrubber.retire(previous);
           scrubber.add(token);
         },
       ),

@@ -48,3 +48,88 @@ export function checkPathParams(params: Record<string, string | number> | undefi
   }
   if (issues) throw new RequestValidationError(issues, context);
 }
+
+/** RFC 3986 `path-absolute` characters: unreserved, sub-delims, ':', '@', '/' and %XX escapes. */
+const SAFE_PATH = /^(?:\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*)+$/;
+/** One character a path carries raw (RFC 3986 pchar or '/'). */
+const PATH_CHAR = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/;
+/** '.' or '..': navigation, resolved away by URL parsing, never data. */
+const DOT_SEGMENT = /^\.{1,2}$/;
+/** '.' or '..' spelled with %2E, as path parameters are encoded: data, but WHATWG URL parsing still resolves it. */
+const ENCODED_DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+function pathCharProblem(char: string): string | undefined {
+  const code = char.codePointAt(0) ?? 0;
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) {
+    return `must not contain control characters (found U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
+  }
+  if (char === '#') return "must not contain '#' (a fragment is never sent)";
+  if (char === '?') return "must not contain '?': pass query parameters as `query`";
+  if (code >= 0xd800 && code <= 0xdfff) return 'must be well-formed text (it contains a lone UTF-16 surrogate)';
+  if (char === '%') return "must not contain '%' except as a %XX escape";
+  return undefined;
+}
+
+/**
+ * The path of `client.request()` as it goes on the wire, identical on both transports: an
+ * absolute path of RFC 3986 characters and %XX escapes is sent as given; spaces, non-ASCII text
+ * and the other printable characters a path cannot carry raw (`"<>[\]^`{|}`) are percent-encoded
+ * (UTF-8); anything that cannot be sent exactly (control
+ * characters, '#', '?', a lone '%', a literal '.' or '..' segment, no leading '/') is refused with
+ * RequestValidationError before anything is sent.
+ */
+export function toWirePath(path: unknown, context: string): string {
+  if (typeof path === 'string' && SAFE_PATH.test(path) && !hasDotSegment(path)) return path;
+  const refuse = (message: string): never => {
+    throw new RequestValidationError([{ path: 'path', message }], context);
+  };
+  if (typeof path !== 'string') return refuse('must be a string');
+  if (!path.startsWith('/')) return refuse("must start with '/' (a path relative to the base URL)");
+  let out = '';
+  for (let index = 0; index < path.length; index++) {
+    const char = String.fromCodePoint(path.codePointAt(index) ?? 0);
+    if (char.length === 2) index++;
+    if (char === '%' && /^%[0-9A-Fa-f]{2}/.test(path.slice(index, index + 3))) {
+      out += char;
+      continue;
+    }
+    const problem = pathCharProblem(char);
+    if (problem) return refuse(problem);
+    out += PATH_CHAR.test(char) ? char : encodeURIComponent(char);
+  }
+  if (hasDotSegment(out)) return refuse("must not contain '.' or '..' segments (URL parsing would resolve them)");
+  return out;
+}
+
+function hasDotSegment(path: string): boolean {
+  return path.includes('/.') && path.split('/').some((segment) => DOT_SEGMENT.test(segment));
+}
+
+/**
+ * Whether a WHATWG URL parser (the `fetch` transport) would drop a segment of this path: a '.' or
+ * '..' segment, even spelled %2E. The default transport sends such a path exactly; the fetch
+ * transport cannot, so the call is refused there rather than sent somewhere else.
+ */
+export function urlParsingAltersPath(path: string): boolean {
+  if (!path.includes('/.') && !/\/%2e/i.test(path)) return false;
+  const query = path.indexOf('?');
+  const pathOnly = query === -1 ? path : path.slice(0, query);
+  return pathOnly.split('/').some((segment) => ENCODED_DOT_SEGMENT.test(segment));
+}
+
+/** The flags and shapes of `client.request()` besides its path: a string `'false'` must not read as true. */
+export function checkRawRequestFields(fields: Record<string, unknown>, context: string): void {
+  let issues: ValidationIssue[] | undefined;
+  for (const name of ['auth', 'envelope', 'idempotent']) {
+    const value = fields[name];
+    if (value !== undefined && typeof value !== 'boolean') (issues ??= []).push({ path: name, message: 'must be true or false' });
+  }
+  const { query, schema } = fields;
+  if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query))) {
+    (issues ??= []).push({ path: 'query', message: 'must be an object of parameter names to values' });
+  }
+  if (schema !== undefined && (typeof schema !== 'object' || schema === null || typeof (schema as { safeParse?: unknown }).safeParse !== 'function')) {
+    (issues ??= []).push({ path: 'schema', message: 'must be a zod schema' });
+  }
+  if (issues) throw new RequestValidationError(issues, context);
+}

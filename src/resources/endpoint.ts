@@ -4,6 +4,7 @@ import { PagePromise } from '../core/pagination.js';
 import { TransactionHandle } from '../core/polling.js';
 import type { CallInput, Query, RequestOptions, RouteDefinition, Transport } from '../core/request.js';
 import { toRequestSpec } from '../core/request.js';
+import { checkRequestOptions } from '../core/config.js';
 import { APIResource } from '../core/resource.js';
 import { checkPathParams, parseInput } from '../core/validate.js';
 import type { AsyncAcceptance } from '../schemas/common.js';
@@ -69,6 +70,8 @@ export abstract class Resource extends APIResource {
   protected paginate<T>(route: Endpoint<T[]>, query: object | undefined, options: RequestOptions | undefined): PagePromise<T> {
     const transport = this.transport;
     try {
+      // Checked once, before the first page: a bad signal would otherwise fail inside AbortSignal.any.
+      if (options) checkRequestOptions(options, routeKey(route));
       const prepared = prepare(route, { query: (query ?? {}) as Query });
       return PagePromise.from<T>((pageQuery, signal) => {
         const callerSignal = options?.signal;
@@ -85,7 +88,11 @@ export abstract class Resource extends APIResource {
     const accepted = this.call(operation.accept, input).asResult();
     const handle = accepted.then((result) => ({
       ...result,
-      data: new TransactionHandle<R>(result.data, transactionFetcher(this.transport, operation.poll, result.data.transactionId)),
+      data: new TransactionHandle<R>(
+        result.data,
+        transactionFetcher(this.transport, operation.poll, result.data.transactionId),
+        (value) => this.transport.redact(value),
+      ),
     }));
     return new ApiPromise(handle);
   }

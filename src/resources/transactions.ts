@@ -29,16 +29,18 @@ interface AcceptDeclaration {
 }
 
 /**
- * Declares an asynchronous operation: an idempotent POST answered with `{ transactionId,
- * statusEndpoint }` (202, or 201 for top-up), and the status poll typing its `result`. The schemas
- * come as builders and are built on the operation's first call, not at import (issue 6, cold start).
+ * Declares an asynchronous operation: a POST answered with `{ transactionId, statusEndpoint }`
+ * (202, or 201 for top-up), and the status poll typing its `result`. The spec does not mark these
+ * writes (idem): they carry a generated Idempotency-Key but are not retried once they may have
+ * reached the server. The schemas come as builders and are built on the operation's first call,
+ * not at import.
  */
 export function asyncOperation<R>(declaration: AcceptDeclaration, result: () => z.ZodType<R>): AsyncOperation<R> {
   const { path, body, envelope } = declaration;
   const accept: Endpoint<AsyncAcceptance> = {
     method: 'POST',
     path,
-    idempotent: true,
+    generateIdempotencyKey: true,
     get schema() { return asyncAcceptanceSchema(); },
   };
   if (body) Object.defineProperty(accept, 'body', { get: body, enumerable: true });
@@ -71,6 +73,12 @@ export class Transactions extends Resource {
     } catch (error) {
       return Promise.reject(error);
     }
-    return waitForTransaction(transactionId, transactionFetcher(this.transport, retrieveTransaction, transactionId), options);
+    const transport = this.transport;
+    return waitForTransaction(
+      transactionId,
+      transactionFetcher(transport, retrieveTransaction, transactionId),
+      options,
+      (value) => transport.redact(value),
+    );
   }
 }

@@ -81,6 +81,43 @@ describe('token exchange', () => {
   });
 });
 
+describe('token lifetime grammar', () => {
+  const tokenWith = (expiresIn: number, expiresAt: string) => ({
+    status: 200,
+    json: { success: true, data: { access_token: 'tok-odd-a8f3c2e1d4b5', token_type: 'Bearer', expires_in: expiresIn, expires_at: expiresAt } },
+  });
+
+  it.each([0, -60, 1.5, 1e300])('falls back to expires_at when expires_in is %s (not a positive safe integer)', async (expiresIn) => {
+    t.server.on(TOKEN_ROUTE, tokenWith(expiresIn, new Date(Date.now() + 3_600_000).toISOString()));
+    const client = t.client;
+    await ping(client);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 3_000_000);
+    await ping(client);
+    expect(t.server.exchanges).toBe(1);
+    vi.setSystemTime(Date.now() + 600_000);
+    await ping(client);
+    expect(t.server.exchanges).toBe(2);
+  });
+
+  it.each(['soon', '', '2024-13-45T99:99:99Z', '1700000000', new Date(Date.now() - 60_000).toISOString()])(
+    'assumes a 60 s lifetime when neither expires_in nor expires_at (%o) is usable, never exchanging on every call',
+    async (expiresAt) => {
+      t.server.on(TOKEN_ROUTE, tokenWith(0, expiresAt));
+      const client = t.client;
+      await ping(client);
+      await ping(client);
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 50_000);
+      await ping(client);
+      expect(t.server.exchanges).toBe(1);
+      vi.setSystemTime(Date.now() + 10_000);
+      await ping(client);
+      expect(t.server.exchanges).toBe(2);
+    },
+  );
+});
+
 describe('401 handling', () => {
   it('re-authenticates once on 401 and replays the call once', async () => {
     t.server.on(PING, [fail(401, 'UNAUTHORIZED'), ok({ pong: true })]);

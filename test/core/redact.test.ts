@@ -1,7 +1,14 @@
 import { inspect } from 'node:util';
 import { Agent, type Dispatcher } from 'undici';
-import { describe, expect, it } from 'vitest';
-import { type ApiError, ConfigurationError, ConnectionError, PartnerClient } from '../../src/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  type ApiError,
+  ConfigurationError,
+  ConnectionError,
+  PartnerClient,
+  TransactionFailedError,
+  TransactionTimeoutError,
+} from '../../src/index.js';
 import type { Logger } from '../../src/index.js';
 import { fail, ok, TOKEN_ROUTE } from '../helpers/server.js';
 import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
@@ -70,6 +77,61 @@ describe('secrets never leave in errors', () => {
     await t.server.close();
     const refused = t.track(new PartnerClient({ baseUrl: url, key: KEY, secret: SECRET, maxRetries: 0 }));
     expectNoSecret(await refused.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught));
+  });
+});
+
+describe('secrets of earlier tokens and of transactions', () => {
+  it('keeps scrubbing a token replaced by a scheduled refresh while a call that carried it is in flight', async () => {
+    const PING = 'GET /api/v1.1/ping';
+    t.server.on(PING, [
+      ok({ pong: true }),
+      { delayMs: 300, ...fail(400, 'VALIDATION_ERROR', { message: `token ${TOKEN} not allowed`, details: { token: TOKEN } }) },
+      ok({ pong: true }),
+    ]);
+    const client = await t.connect({ maxRetries: 0 });
+    await client.request({ method: 'GET', path: '/api/v1.1/ping' });
+    const slow = client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // Past the token's refresh time: the next call exchanges again and the first token is replaced.
+      vi.setSystemTime(Date.now() + 3_590_000);
+      await client.request({ method: 'GET', path: '/api/v1.1/ping' });
+      expect(t.server.exchanges).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+    const error = await slow;
+    expect((error as Error).message).toContain('[REDACTED]');
+    expectNoSecret(error);
+  });
+
+  it('scrubs a FAILED transaction: message, error, errorCode and transaction', async () => {
+    t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
+    t.server.on(
+      'GET /api/v3/transactions/tx_1',
+      ok({ transactionId: 'tx_1', status: 'FAILED', errorCode: 'PRICING_NOT_CONFIGURED', error: `refused for ${KEY} / ${TOKEN}`, result: { echo: SECRET } }),
+    );
+    const client = t.client;
+    await client.request({ method: 'GET', path: '/api/v1.1/ping' });
+    const error = await client.transactions.wait('tx_1').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransactionFailedError);
+    const failed = error as TransactionFailedError<{ transactionId: string; status: string; result?: unknown }>;
+    expect(failed.error).toBe('refused for [REDACTED] / [REDACTED]');
+    expect(failed.transaction.result).toEqual({ echo: '[REDACTED]' });
+    expect(failed.errorCode).toBe('PRICING_NOT_CONFIGURED');
+    expectNoSecret(error);
+    expectNoSecret(failed.transaction);
+  });
+
+  it('scrubs the last transaction a timed-out wait carries', async () => {
+    t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
+    t.server.on('GET /api/v3/transactions/tx_1', ok({ transactionId: 'tx_1', status: 'PENDING', message: `queued for ${KEY}` }));
+    const client = t.client;
+    await client.request({ method: 'GET', path: '/api/v1.1/ping' });
+    const error = await client.transactions.wait('tx_1', { timeoutMs: 150 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransactionTimeoutError);
+    expectNoSecret((error as TransactionTimeoutError).lastTransaction);
   });
 });
 

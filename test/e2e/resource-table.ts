@@ -357,7 +357,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
   {
     name: 'transactions.wait',
     setup: acceptedTransaction,
-    call: (r, x) => r.client.transactions.wait(x['transactionId'] as string, { pollIntervalMs: 5 }),
+    call: (r, x) => r.client.transactions.wait(x['transactionId'] as string, { pollIntervalMs: 100 }),
     method: 'GET',
     path: (_r, x) => `/api/v3/transactions/${x['transactionId']}`,
     bearer: false,

@@ -50,7 +50,7 @@ describe('waiting for transactions', () => {
   it('resolves with the COMPLETED provisioning and reports every status change', async () => {
     const handle = await run().client.esim.provision({ planId: run().sandbox.fixtures.pricedPlanId });
     const statuses: string[] = [];
-    const done = await handle.wait({ pollIntervalMs: 5, onProgress: (transaction) => statuses.push(transaction.status) });
+    const done = await handle.wait({ pollIntervalMs: 100, onProgress: (transaction) => statuses.push(transaction.status) });
     expect(done.result?.mdn).toMatch(/^\+\d+$/);
     expect(statuses.at(-1)).toBe('COMPLETED');
     expect(new Set(statuses).size).toBe(statuses.length);
@@ -58,7 +58,7 @@ describe('waiting for transactions', () => {
 
   it('rejects with TransactionFailedError for a plan without pricing', async () => {
     const handle = await run().client.esim.provision({ planId: run().sandbox.fixtures.unpricedPlanId });
-    const error = await handle.wait({ pollIntervalMs: 5 }).catch((caught: unknown) => caught);
+    const error = await handle.wait({ pollIntervalMs: 100 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransactionFailedError);
     expect((error as TransactionFailedError).errorCode).toBe('PRICING_NOT_CONFIGURED');
     expect((error as TransactionFailedError).transaction.status).toBe('FAILED');
@@ -69,7 +69,7 @@ describe('waiting for transactions', () => {
     const slowClient = new PartnerClient({ baseUrl: slow.url, key: slow.key, secret: slow.secret, rateLimit: false });
     try {
       const handle = await slowClient.billing.topUp({ amount: 5 });
-      const error = await handle.wait({ pollIntervalMs: 10, timeoutMs: 150 }).catch((caught: unknown) => caught);
+      const error = await handle.wait({ pollIntervalMs: 100, timeoutMs: 250 }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(TransactionTimeoutError);
       expect((error as TransactionTimeoutError<Transaction>).lastTransaction?.status).toBe('PENDING');
     } finally {
@@ -84,7 +84,7 @@ describe('waiting for transactions', () => {
     const reason = new Error('shutting down');
     controller.abort(reason);
     await expect(run().client.transactions.wait(handle.transactionId, { signal: controller.signal })).rejects.toBe(reason);
-    const resumed = await run().client.transactions.wait(handle.transactionId, { pollIntervalMs: 5 });
+    const resumed = await run().client.transactions.wait(handle.transactionId, { pollIntervalMs: 100 });
     expect(resumed.status).toBe('COMPLETED');
   });
 });

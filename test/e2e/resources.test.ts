@@ -56,9 +56,9 @@ describe('plans, eSIM, billing, port-ins', () => {
   it('plans.purchaseAsync and portIns.submit complete with their operation results', async () => {
     const { client, sandbox } = run();
     const purchase = await client.plans.purchaseAsync({ planId: sandbox.fixtures.pricedPlanId, iccid: sandbox.fixtures.physicalIccid });
-    await expect(purchase.wait({ pollIntervalMs: 10 })).resolves.toMatchObject({ result: { planId: sandbox.fixtures.pricedPlanId } });
+    await expect(purchase.wait({ pollIntervalMs: 100 })).resolves.toMatchObject({ result: { planId: sandbox.fixtures.pricedPlanId } });
     const portIn = await client.portIns.submit({ portInNumber: '+61400123456', iccid: sandbox.fixtures.physicalIccid });
-    await expect(portIn.wait({ pollIntervalMs: 10 })).resolves.toMatchObject({ result: { portInNumber: '+61400123456' } });
+    await expect(portIn.wait({ pollIntervalMs: 100 })).resolves.toMatchObject({ result: { portInNumber: '+61400123456' } });
   });
 
   it('billing.topUp, once completed, moves the credit balance', async () => {
@@ -67,7 +67,7 @@ describe('plans, eSIM, billing, port-ins', () => {
     const currency = before.creditBalance[0]?.currency as string;
     const amountBefore = before.creditBalance[0]?.amount as number;
     const handle = await client.billing.topUp({ amount: 25, currency });
-    await handle.wait({ pollIntervalMs: 10 });
+    await handle.wait({ pollIntervalMs: 100 });
     const after = await client.billing.retrieveCreditBalance();
     expect(after.creditBalance.find((balance) => balance.currency === currency)?.amount).toBeCloseTo(amountBefore + 25);
   });

@@ -60,7 +60,7 @@ describe('async operations', () => {
     ]);
     const progress: string[] = [];
     const handle = await server.client().esim.provision({ planId: 'p' });
-    const done = await handle.wait({ pollIntervalMs: 5, onProgress: (transaction) => progress.push(transaction.status) });
+    const done = await handle.wait({ pollIntervalMs: 100, onProgress: (transaction) => progress.push(transaction.status) });
     expect(done.status).toBe('COMPLETED');
     const result: EsimProvisioningResult | null | undefined = done.result;
     expect(result).toEqual({ mdn: '+14155550100', iccid: '8901', qrCode: 'LPA:1$x$y' });
@@ -73,7 +73,7 @@ describe('async operations', () => {
     scriptTransaction([{ status: 'PENDING' }, { status: 'FAILED', errorCode: 'PRICING_NOT_CONFIGURED', error: 'no price' }]);
     const error = await server
       .client()
-      .transactions.wait('tx_1', { pollIntervalMs: 5 })
+      .transactions.wait('tx_1', { pollIntervalMs: 100 })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransactionFailedError);
     const failed = error as TransactionFailedError;
@@ -87,7 +87,7 @@ describe('async operations', () => {
     const started = Date.now();
     const error = await server
       .client()
-      .transactions.wait('tx_1', { pollIntervalMs: 10, timeoutMs: 120 })
+      .transactions.wait('tx_1', { pollIntervalMs: 100, timeoutMs: 300 })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransactionTimeoutError);
     expect((error as TransactionTimeoutError<Transaction>).lastTransaction?.status).toBe('PENDING');
@@ -112,7 +112,7 @@ describe('async operations', () => {
     const reason = new Error('worker shutting down');
     setTimeout(() => controller.abort(reason), 50);
     await expect(
-      server.client().transactions.wait('tx_1', { pollIntervalMs: 10, signal: controller.signal }),
+      server.client().transactions.wait('tx_1', { pollIntervalMs: 100, signal: controller.signal }),
     ).rejects.toBe(reason);
     const count = polls().length;
     await new Promise((resolve) => setTimeout(resolve, 60));
@@ -140,7 +140,7 @@ describe('async operations', () => {
     server.handle('POST', '/api/v3/port-in', () => ({ status: 202, body: { transactionId: 'tx_1', statusEndpoint: TX_PATH } }));
     scriptTransaction([{ status: 'COMPLETED', result: { portInNumber: '+14155550123' } }]);
     const handle = await server.client().portIns.submit({ portInNumber: '+14155550123', iccid: '8901' });
-    await expect(handle.wait({ pollIntervalMs: 5 })).resolves.toMatchObject({ status: 'COMPLETED' });
+    await expect(handle.wait({ pollIntervalMs: 100 })).resolves.toMatchObject({ status: 'COMPLETED' });
   });
 });
 
@@ -152,7 +152,7 @@ describe('polls go through the transport', () => {
       { body: envelope({ transactionId: 'tx_1', status: 'COMPLETED', result: {} }) },
     ];
     server.handle('GET', TX_PATH, () => answers.shift() ?? { status: 500, body: {} });
-    const done = await server.client({ maxRetries: 2 }).transactions.wait('tx_1', { pollIntervalMs: 5 });
+    const done = await server.client({ maxRetries: 2 }).transactions.wait('tx_1', { pollIntervalMs: 100 });
     expect(done.status).toBe('COMPLETED');
     expect(polls()).toHaveLength(3);
   });
@@ -163,7 +163,7 @@ describe('polls go through the transport', () => {
       rateLimit: { endpoints: { 'GET /api/v3/transactions/{transactionId}': { limit: 1, windowMs: 150 } } },
     });
     const started = performance.now();
-    await client.transactions.wait('tx_1', { pollIntervalMs: 1 });
+    await client.transactions.wait('tx_1', { pollIntervalMs: 100 });
     // three polls at one per 150 ms window: the third cannot start before 300 ms
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     expect(polls()).toHaveLength(3);
@@ -208,5 +208,69 @@ describe('poll schedule', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     await done;
     expect(gaps(times).map((gap) => Math.round(gap))).toEqual([1_000, 1_150]);
+  });
+});
+
+describe('wait options', () => {
+  const bad: Array<[string, unknown]> = [
+    ['timeoutMs', Number.POSITIVE_INFINITY],
+    ['timeoutMs', Number.NaN],
+    ['timeoutMs', 0],
+    ['timeoutMs', -5],
+    ['timeoutMs', 2 ** 31],
+    ['timeoutMs', '5000'],
+    ['timeoutMs', 5000n],
+    ['pollIntervalMs', 0],
+    ['pollIntervalMs', Number.NaN],
+    ['pollIntervalMs', -1],
+    ['pollIntervalMs', 99],
+    ['pollIntervalMs', 150.5],
+    ['pollIntervalMs', Number.POSITIVE_INFINITY],
+    ['maxPollIntervalMs', 0],
+    ['maxPollIntervalMs', 50],
+    ['maxPollIntervalMs', 2 ** 32],
+    ['signal', { aborted: false }],
+    ['onProgress', 'log'],
+  ];
+
+  it.each(bad)('refuses %s = %o with a RequestValidationError naming it, before the first poll', async (option, value) => {
+    scriptTransaction([{ status: 'PENDING' }]);
+    const client = server.client();
+    const fromId = await client.transactions.wait('tx_1', { [option]: value }).catch((caught: unknown) => caught);
+    const handle = new TransactionHandle({ transactionId: 'tx_1', statusEndpoint: TX_PATH }, (signal) => client.transactions.retrieve('tx_1', { signal }));
+    const fromHandle = await handle.wait({ [option]: value }).catch((caught: unknown) => caught);
+    for (const error of [fromId, fromHandle]) {
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).issues.map((issue) => issue.path)).toEqual([option]);
+    }
+    expect(polls()).toHaveLength(0);
+  });
+
+  it('arms no timer beyond the timer range with the largest accepted values (no TimeoutOverflowWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      vi.spyOn(Math, 'random').mockReturnValue(0.99);
+      const controller = new AbortController();
+      let polled = 0;
+      const handle = new TransactionHandle({ transactionId: 'tx_1', statusEndpoint: TX_PATH }, () => {
+        polled += 1;
+        return Promise.resolve({ transactionId: 'tx_1', status: 'PENDING' });
+      });
+      const max = 2 ** 31 - 1;
+      const waiting = handle.wait({ timeoutMs: max, pollIntervalMs: max, maxPollIntervalMs: max, signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      controller.abort(new Error('done'));
+      await expect(waiting).rejects.toThrow('done');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(polled).toBe(1);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      vi.restoreAllMocks();
+    }
   });
 });

@@ -1,0 +1,242 @@
+/**
+ * One written grammar per option value, shared by client options (ConfigurationError), per-request
+ * options and `wait()` options (RequestValidationError). Each check returns what is wrong with a
+ * value, or undefined; past these checks the pipeline trusts the values (a delay within the timer
+ * range, a header that goes on the wire byte for byte).
+ */
+import { ConfigurationError, RequestValidationError, type ValidationIssue } from './errors.js';
+
+/** Node's timers hold a signed 32-bit delay; anything longer fires after 1 ms with a warning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** `maxRetries` ceiling: past ten retries a call is waiting on an outage, not riding out a hiccup. */
+export const MAX_RETRIES_LIMIT = 10;
+/** Longest `idempotencyKey` accepted (a UUID is 36; room for a caller's own composite keys). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/** Floor of `pollIntervalMs` / `maxPollIntervalMs`: a status poll more often than this is a busy loop. */
+export const MIN_POLL_INTERVAL_MS = 100;
+
+type Problem = string | undefined;
+
+const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error', 'off']);
+const VALIDATION_MODES = new Set(['strict', 'off']);
+
+/** RFC 9110 section 5.6.2 `token`: the only characters a field name may have. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/**
+ * A field value both transports send exactly: visible ASCII, inner spaces and tabs. No control
+ * characters (CR, LF and NUL would split or cut the header; fetch strips a trailing CR), no leading
+ * or trailing whitespace (fetch trims it), no non-ASCII (its bytes on the wire would depend on the
+ * transport's encoding).
+ */
+const FIELD_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/;
+/** Framing and connection headers belong to the transport; a caller's value would desynchronise it. */
+const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
+/** Visible ASCII with inner spaces: an Idempotency-Key that goes on the wire unchanged. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'bigint') return `the bigint ${value}n`;
+  if (typeof value === 'number') return String(value);
+  return `a value of type ${typeof value}`;
+}
+
+/** An integer number of milliseconds in [min, MAX_TIMER_MS]. */
+export function millisecondsProblem(value: unknown, min = 1): Problem {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_TIMER_MS) {
+    return `must be an integer number of milliseconds from ${min} to ${MAX_TIMER_MS} (got ${describe(value)})`;
+  }
+  return undefined;
+}
+
+function integerProblem(value: unknown, min: number, max: number): Problem {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    return `must be an integer from ${min} to ${max} (got ${describe(value)})`;
+  }
+  return undefined;
+}
+
+export function maxRetriesProblem(value: unknown): Problem {
+  return integerProblem(value, 0, MAX_RETRIES_LIMIT);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Issues of a header map, one per bad header, each naming it under `option`. */
+export function headerIssues(value: unknown, option: string): ValidationIssue[] {
+  if (!isRecord(value)) return [{ path: option, message: `must be an object of header names to string values (got ${describe(value)})` }];
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const name of Object.keys(value)) {
+    const path = `${option}.${name}`;
+    const item = value[name];
+    const lower = name.toLowerCase();
+    if (!TOKEN.test(name)) issues.push({ path, message: 'is not a valid header name (RFC 9110 token characters only)' });
+    else if (seen.has(lower)) issues.push({ path, message: 'is given twice (header names are case-insensitive)' });
+    else if (TRANSPORT_HEADERS.has(lower)) issues.push({ path, message: 'is set by the transport and cannot be given' });
+    else if (lower === 'idempotency-key') issues.push({ path, message: 'is set by the client: pass the idempotencyKey option of the call instead' });
+    // The value itself is never quoted: a header may carry a credential.
+    else if (typeof item !== 'string') issues.push({ path, message: `must be a string (got a value of type ${item === null ? 'null' : typeof item})` });
+    else if (!FIELD_VALUE.test(item)) {
+      issues.push({
+        path,
+        message: 'must be printable ASCII without control characters (CR, LF, NUL…) or leading/trailing whitespace',
+      });
+    }
+    seen.add(lower);
+  }
+  return issues;
+}
+
+export function idempotencyKeyProblem(value: unknown): Problem {
+  if (typeof value !== 'string') return `must be a string (got ${describe(value)})`;
+  if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    return `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters long (got ${value.length})`;
+  }
+  if (!IDEMPOTENCY_KEY.test(value)) {
+    return 'must be printable ASCII without control characters (CR, LF…) or leading/trailing spaces';
+  }
+  return undefined;
+}
+
+export function signalProblem(value: unknown): Problem {
+  return value instanceof AbortSignal ? undefined : `must be an AbortSignal (got ${describe(value)})`;
+}
+
+function functionProblem(value: unknown): Problem {
+  return typeof value === 'function' ? undefined : `must be a function (got ${describe(value)})`;
+}
+
+function booleanProblem(value: unknown): Problem {
+  return typeof value === 'boolean' ? undefined : `must be true or false (got ${describe(value)})`;
+}
+
+/** For the key and the secret: the value itself is never quoted. */
+function credentialProblem(value: unknown): Problem {
+  return typeof value === 'string' ? undefined : `must be a string (got a value of type ${value === null ? 'null' : typeof value})`;
+}
+
+function oneOfProblem(value: unknown, allowed: ReadonlySet<string>): Problem {
+  return typeof value === 'string' && allowed.has(value) ? undefined : `must be one of ${[...allowed].map((item) => `'${item}'`).join(', ')} (got ${describe(value)})`;
+}
+
+function baseUrlProblem(value: unknown): Problem {
+  if (typeof value !== 'string') return `must be a string (got ${describe(value)})`;
+  if (!URL.canParse(value)) return 'is not a valid absolute URL';
+  return undefined;
+}
+
+function loggerProblem(value: unknown): Problem {
+  if (!isRecord(value)) return `must be an object with debug, info, warn and error methods (got ${describe(value)})`;
+  const missing = ['debug', 'info', 'warn', 'error'].filter((level) => typeof value[level] !== 'function');
+  return missing.length ? `must have the methods debug, info, warn and error (missing ${missing.join(', ')})` : undefined;
+}
+
+function dispatcherProblem(value: unknown): Problem {
+  return isRecord(value) && typeof value['dispatch'] === 'function' ? undefined : 'must be an undici Dispatcher (an object with a dispatch method)';
+}
+
+function windowLimitIssues(value: unknown, path: string): ValidationIssue[] {
+  if (!isRecord(value)) return [{ path, message: `must be { limit, windowMs } (got ${describe(value)})` }];
+  const issues: ValidationIssue[] = [];
+  const limit = integerProblem(value['limit'], 1, Number.MAX_SAFE_INTEGER);
+  if (limit) issues.push({ path: `${path}.limit`, message: limit });
+  const windowMs = millisecondsProblem(value['windowMs']);
+  if (windowMs) issues.push({ path: `${path}.windowMs`, message: windowMs });
+  return issues;
+}
+
+function rateLimitIssues(value: unknown): ValidationIssue[] {
+  if (value === false) return [];
+  if (!isRecord(value)) return [{ path: 'rateLimit', message: `must be false or { account?, endpoints? } (got ${describe(value)})` }];
+  const issues: ValidationIssue[] = [];
+  if (value['account'] !== undefined) issues.push(...windowLimitIssues(value['account'], 'rateLimit.account'));
+  const endpoints = value['endpoints'];
+  if (endpoints !== undefined) {
+    if (!isRecord(endpoints)) issues.push({ path: 'rateLimit.endpoints', message: 'must be an object of routes to { limit, windowMs }' });
+    else for (const route of Object.keys(endpoints)) issues.push(...windowLimitIssues(endpoints[route], `rateLimit.endpoints.${route}`));
+  }
+  return issues;
+}
+
+type Check = (value: unknown) => Problem;
+
+/** The grammar of each scalar client option; headers and rateLimit have their own walkers below. */
+const clientOptionChecks: Readonly<Record<string, Check>> = {
+  baseUrl: baseUrlProblem,
+  key: credentialProblem,
+  secret: credentialProblem,
+  timeoutMs: (value) => millisecondsProblem(value),
+  maxRetries: maxRetriesProblem,
+  fetch: functionProblem,
+  dispatcher: dispatcherProblem,
+  logger: loggerProblem,
+  logLevel: (value) => oneOfProblem(value, LOG_LEVELS),
+  allowInsecureHttp: booleanProblem,
+  validateResponses: (value) => oneOfProblem(value, VALIDATION_MODES),
+  maxResponseBytes: (value) => integerProblem(value, 1, Number.MAX_SAFE_INTEGER),
+  // 0 means "never wait on the server"; longer than the timer range is waited by chained timers.
+  maxServerWaitMs: (value) => integerProblem(value, 0, Number.MAX_SAFE_INTEGER),
+};
+
+/**
+ * Checks every client option given (undefined means "the default"); throws ConfigurationError
+ * naming the first bad option. Runs at construction: nothing is sent, nothing scheduled.
+ */
+export function checkClientOptions(options: unknown): void {
+  if (options === undefined) return;
+  if (!isRecord(options)) throw new ConfigurationError(`client options must be an object (got ${describe(options)})`, 'CONFIGURATION_ERROR', '');
+  const issues: ValidationIssue[] = [];
+  for (const name of Object.keys(clientOptionChecks)) {
+    const value = options[name];
+    if (value === undefined) continue;
+    const problem = (clientOptionChecks[name] as Check)(value);
+    if (problem) issues.push({ path: name, message: problem });
+  }
+  if (options['defaultHeaders'] !== undefined) issues.push(...headerIssues(options['defaultHeaders'], 'defaultHeaders'));
+  if (options['rateLimit'] !== undefined) issues.push(...rateLimitIssues(options['rateLimit']));
+  const first = issues[0];
+  if (first) {
+    const option = first.path.split('.')[0] ?? first.path;
+    throw new ConfigurationError(`invalid client option ${first.path}: ${first.message}`, 'CONFIGURATION_ERROR', option);
+  }
+}
+
+/**
+ * Checks one call's options; throws RequestValidationError naming each bad option. Costs a few
+ * typeof checks per option present; the caller skips it when no options object was passed.
+ */
+export function checkRequestOptions(options: object, context: string): void {
+  const record = options as Record<string, unknown>;
+  let issues: ValidationIssue[] | undefined;
+  const add = (path: string, message: Problem): void => {
+    if (message) (issues ??= []).push({ path, message });
+  };
+  const { timeoutMs, maxRetries, idempotencyKey, signal, headers } = record;
+  if (timeoutMs !== undefined) add('timeoutMs', millisecondsProblem(timeoutMs));
+  if (maxRetries !== undefined) add('maxRetries', maxRetriesProblem(maxRetries));
+  if (idempotencyKey !== undefined) add('idempotencyKey', idempotencyKeyProblem(idempotencyKey));
+  if (signal !== undefined) add('signal', signalProblem(signal));
+  if (headers !== undefined) for (const issue of headerIssues(headers, 'headers')) add(issue.path, issue.message);
+  if (issues) throw new RequestValidationError(issues, context);
+}
+
+/** Checks `wait()` options before the first poll; throws RequestValidationError naming each bad option. */
+export function checkWaitOptions(options: unknown, context: string): void {
+  if (options === undefined) return;
+  if (!isRecord(options)) throw new RequestValidationError([{ path: '', message: `wait options must be an object (got ${describe(options)})` }], context);
+  const issues: ValidationIssue[] = [];
+  const add = (path: string, message: Problem): void => {
+    if (message) issues.push({ path, message });
+  };
+  const { timeoutMs, pollIntervalMs, maxPollIntervalMs, signal, onProgress } = options;
+  if (timeoutMs !== undefined) add('timeoutMs', millisecondsProblem(timeoutMs));
+  if (pollIntervalMs !== undefined) add('pollIntervalMs', millisecondsProblem(pollIntervalMs, MIN_POLL_INTERVAL_MS));
+  if (maxPollIntervalMs !== undefined) add('maxPollIntervalMs', millisecondsProblem(maxPollIntervalMs, MIN_POLL_INTERVAL_MS));
+  if (signal !== undefined) add('signal', signalProblem(signal));
+  if (onProgress !== undefined) add('onProgress', functionProblem(onProgress));
+  if (issues.length) throw new RequestValidationError(issues, context);
+}

@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConflictError, TimeoutError } from '../../src/index.js';
+import { fail } from '../helpers/server.js';
+import { useTestServer } from '../helpers/server-client.js';
+
+const t = useTestServer({ maxRetries: 1 });
+const THING = 'POST /api/v1.1/thing';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('waiting for an original still in flight', () => {
+  it("ends at the call's deadline with a TimeoutError that says the write may have been applied", async () => {
+    // The monotonic clock runs with real time, and jumps past the deadline once the retry met the 409.
+    vi.useFakeTimers({ toFake: ['performance'], shouldAdvanceTime: true });
+    t.server.on(THING, (_request, count) => (count === 1 ? { hang: true } : fail(409, 'CONFLICT', { message: 'still in progress' })));
+    const pending = t.client
+      .request({ method: 'POST', path: '/api/v1.1/thing', body: {}, idempotencyKey: 'thing-1', timeoutMs: 100 })
+      .catch((caught: unknown) => caught);
+    await vi.waitFor(() => expect(t.server.requestsTo(THING).length).toBeGreaterThanOrEqual(2), { timeout: 5_000 });
+    vi.advanceTimersByTime(10 * 60_000);
+    const error = await pending;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ mayHaveSucceeded: true });
+    expect((error as Error).message).toMatch(/still in progress on the server/);
+    expect(new Set(t.server.requestsTo(THING).map((request) => request.headers['idempotency-key']))).toEqual(new Set(['thing-1']));
+  });
+
+  it('treats a 409 CONFLICT to a first attempt as the state conflict it is', async () => {
+    t.server.on(THING, fail(409, 'CONFLICT', { message: 'already cancelled' }));
+    const error = await t.client
+      .request({ method: 'POST', path: '/api/v1.1/thing', body: {}, idempotencyKey: 'thing-2' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+});

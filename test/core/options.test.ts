@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigurationError, PartnerClient, RequestValidationError } from '../../src/index.js';
+import type { ClientOptions, RequestOptions } from '../../src/index.js';
+import { ok } from '../helpers/server.js';
+import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
+
+const t = useTestServer();
+const PING = 'GET /api/v1.1/ping';
+
+/** Builds a client with one option set to a value its type forbids, as a JavaScript caller could. */
+function construct(option: string, value: unknown): unknown {
+  try {
+    const client = new PartnerClient({ baseUrl: t.server.url, key: KEY, secret: SECRET, [option]: value } as ClientOptions);
+    void client.close();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+const badClientOptions: Array<[string, unknown]> = [
+  ['timeoutMs', Number.POSITIVE_INFINITY],
+  ['timeoutMs', Number.NaN],
+  ['timeoutMs', 0],
+  ['timeoutMs', -1],
+  ['timeoutMs', 1.5],
+  ['timeoutMs', 2 ** 31],
+  ['timeoutMs', '5000'],
+  ['timeoutMs', 5000n],
+  ['timeoutMs', null],
+  ['maxRetries', Number.NaN],
+  ['maxRetries', -1],
+  ['maxRetries', 1.5],
+  ['maxRetries', 11],
+  ['maxRetries', '2'],
+  ['maxRetries', 2n],
+  ['defaultHeaders', { 'x-api-key': 'abc\r' }],
+  ['defaultHeaders', { 'x-api-key': 'a\nInjected: 1' }],
+  ['defaultHeaders', { 'x-api-key': 'a\u0000b' }],
+  ['defaultHeaders', { 'x-api-key': ' padded' }],
+  ['defaultHeaders', { 'x-tenant': 'Équipe' }],
+  ['defaultHeaders', { 'x tenant': 'a' }],
+  ['defaultHeaders', { 'x-count': 5 }],
+  ['defaultHeaders', { 'content-length': '5' }],
+  ['defaultHeaders', 'x-api-key: abc'],
+  ['defaultHeaders', { 'idempotency-key': 'same-for-every-call' }],
+  ['defaultHeaders', { 'X-Api-Key': 'a', 'x-api-key': 'b' }],
+  ['logLevel', 'verbose'],
+  ['validateResponses', 'lenient'],
+  ['rateLimit', true],
+  ['rateLimit', { account: { limit: 0, windowMs: 60_000 } }],
+  ['rateLimit', { account: { limit: 10, windowMs: Number.POSITIVE_INFINITY } }],
+  ['rateLimit', { endpoints: { 'GET /api/v1.1/sims': { limit: '5', windowMs: 1000 } } }],
+  ['baseUrl', 'api.example.com'],
+  ['baseUrl', 42],
+  ['fetch', 'fetch'],
+  ['dispatcher', {}],
+  ['logger', { info() {} }],
+  ['allowInsecureHttp', 'yes'],
+  ['maxResponseBytes', 0],
+  ['maxResponseBytes', 1.5],
+  ['maxResponseBytes', '1048576'],
+  ['maxServerWaitMs', -1],
+  ['maxServerWaitMs', 2 ** 31],
+  ['maxServerWaitMs', 60_000n],
+];
+
+describe('client options', () => {
+  it.each(badClientOptions)('refuses %s = %o at construction with a ConfigurationError naming it', (option, value) => {
+    const error = construct(option, value);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as ConfigurationError).option).toBe(option);
+    expect((error as Error).message).toContain(option);
+    expect(t.server.requests).toHaveLength(0);
+  });
+
+  it('accepts the ends of every range and sends with them', async () => {
+    for (const [option, value] of [
+      ['timeoutMs', 1],
+      ['timeoutMs', 2 ** 31 - 1],
+      ['maxRetries', 0],
+      ['maxRetries', 10],
+      ['maxResponseBytes', 1],
+      ['maxServerWaitMs', 2 ** 31 - 1],
+    ] as const) {
+      expect(construct(option, value), option).toBeUndefined();
+    }
+    t.server.on(PING, ok({ pong: true }));
+    const client = await t.connect({
+      timeoutMs: 2 ** 31 - 1,
+      maxRetries: 10,
+      defaultHeaders: { 'X-Tenant': 'acme\tcorp', 'x-api-key': 'k-1' },
+      rateLimit: { account: { limit: 5, windowMs: 1000 }, endpoints: { PING: { limit: 1, windowMs: 1 } } },
+      logLevel: 'off',
+      validateResponses: 'off',
+    });
+    await expect(client.request({ method: 'GET', path: '/api/v1.1/ping' })).resolves.toEqual({ pong: true });
+    expect(t.server.requestsTo(PING)[0]?.headers['x-tenant']).toBe('acme\tcorp');
+  });
+
+  it('never quotes a refused key or secret in the error', () => {
+    for (const option of ['key', 'secret']) {
+      const error = construct(option, 987654321987);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(JSON.stringify(error)).not.toContain('987654321987');
+      expect((error as Error).message).not.toContain('987654321987');
+    }
+  });
+
+  it('never quotes the refused value of a header in the error: it may be a credential', () => {
+    for (const value of ['sk_live_abcdef\r\n', 987654321987]) {
+      const error = construct('defaultHeaders', { 'x-api-key': value });
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(JSON.stringify(error)).not.toContain(String(value).trim());
+      expect((error as Error).message).not.toContain(String(value).trim());
+    }
+  });
+});
+
+const badRequestOptions: Array<[keyof RequestOptions, unknown]> = [
+  ['timeoutMs', Number.NaN],
+  ['timeoutMs', Number.POSITIVE_INFINITY],
+  ['timeoutMs', -1],
+  ['timeoutMs', 0],
+  ['timeoutMs', 1.5],
+  ['timeoutMs', '2'],
+  ['timeoutMs', 2 ** 31],
+  ['maxRetries', Number.NaN],
+  ['maxRetries', Number.POSITIVE_INFINITY],
+  ['maxRetries', -1],
+  ['maxRetries', 1.5],
+  ['maxRetries', '2'],
+  ['maxRetries', 2n],
+  ['idempotencyKey', ''],
+  ['idempotencyKey', 'order-1\r\n'],
+  ['idempotencyKey', 'order\u00001'],
+  ['idempotencyKey', 'order-1\t'],
+  ['idempotencyKey', 'k'.repeat(256)],
+  ['idempotencyKey', 'clé'],
+  ['idempotencyKey', 42],
+  ['signal', { aborted: false }],
+  ['signal', 'abort'],
+  ['headers', { 'x-trace': 'abc\r' }],
+  ['headers', { 'x-trace': 'abc\n' }],
+  ['headers', { 'x-trace': 'a\u007fb' }],
+  ['headers', { 'x-trace': 'trailing ' }],
+  ['headers', { 'bad:name': 'v' }],
+  ['headers', { 'transfer-encoding': 'chunked' }],
+  ['headers', { 'x-trace': ['a', 'b'] }],
+  ['headers', ['x-trace', 'a']],
+  ['headers', { 'X-Trace': 'a', 'x-trace': 'b' }],
+  ['headers', { 'Idempotency-Key': 'order-1' }],
+];
+
+describe('per-request options', () => {
+  it.each(badRequestOptions)('refuses %s = %o with a RequestValidationError naming it; nothing is sent', async (option, value) => {
+    t.server.on(PING, ok({ pong: true }));
+    const options = { [option]: value } as RequestOptions;
+    const raw = await t.client.request({ method: 'GET', path: '/api/v1.1/ping', ...options }).catch((caught: unknown) => caught);
+    const viaResource = await t.client.sims.retrieveSubscription('8901', options).catch((caught: unknown) => caught);
+    for (const error of [raw, viaResource]) {
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).issues[0]?.path.split('.')[0]).toBe(option);
+    }
+    expect(t.server.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['maxRetries', Number.NaN],
+    ['signal', { aborted: false, addEventListener() {} }],
+  ])('refuses %s = %o of a paginated list before the first page, awaited or iterated', async (option, value) => {
+    const options = { [option]: value } as RequestOptions;
+    const error = await t.client.sims.list({}, options).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    let iterated: unknown;
+    try {
+      for await (const _sim of t.client.sims.list({}, options)) break;
+    } catch (caught) {
+      iterated = caught;
+    }
+    expect(iterated).toBeInstanceOf(RequestValidationError);
+    expect(t.server.requests).toHaveLength(0);
+  });
+
+  it('sends valid options exactly: the key, the headers, the per-call limits', async () => {
+    t.server.on('POST /api/v1.1/thing', ok({ done: true }));
+    await t.client.request({ method: 'POST', path: '/api/v1.1/thing', body: {}, idempotencyKey: 'order 42/cancel:1', headers: { 'X-Trace': 'a b\tc' }, timeoutMs: 5_000 });
+    const sent = t.server.requestsTo('POST /api/v1.1/thing').at(-1);
+    expect(sent?.headers['idempotency-key']).toBe('order 42/cancel:1');
+    expect(sent?.headers['x-trace']).toBe('a b\tc');
+  });
+});
+
+describe('a header value both transports would alter', () => {
+  for (const transport of ['undici', 'fetch'] as const) {
+    it(`is refused on the ${transport} transport, never stripped and sent`, async () => {
+      t.server.on(PING, ok({ pong: true }));
+      const client = await t.connect(transport === 'fetch' ? { fetch: globalThis.fetch } : {});
+      for (const value of ['abc\r', 'abc\n', '\rabc', 'a\r\nb', ' abc', 'abc\t']) {
+        const error = await client
+          .request({ method: 'GET', path: '/api/v1.1/ping', headers: { 'x-trace': value } })
+          .catch((caught: unknown) => caught);
+        expect(error, JSON.stringify(value)).toBeInstanceOf(RequestValidationError);
+      }
+      expect(t.server.requests).toHaveLength(0);
+    });
+  }
+});
