@@ -61,7 +61,7 @@ const badClientOptions: Array<[string, unknown]> = [
   ['maxResponseBytes', 1.5],
   ['maxResponseBytes', '1048576'],
   ['maxServerWaitMs', -1],
-  ['maxServerWaitMs', 2 ** 31],
+  ['maxServerWaitMs', 2 ** 53],
   ['maxServerWaitMs', 60_000n],
 ];
 
