@@ -21,10 +21,12 @@ export interface SandboxVariables {
   tier: KeyTier | null;
   /** The request-target's path exactly as received, percent-encoding intact. */
   rawPath: string;
-  /** Parsed JSON body; undefined when the request had none. */
+  /** Parsed JSON body; undefined when the request had none (set by middleware/body.ts). */
   body: unknown;
   /** Body text as received ('' when none); idempotency compares it. */
   rawBody: string;
+  /** Why the body was not parsed (too large, too deep, not JSON), shown in the request log instead of it; null otherwise. */
+  bodyNote: string | null;
 }
 
 export interface SandboxEnv {

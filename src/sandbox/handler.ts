@@ -8,6 +8,7 @@ import { createClock } from './clock.js';
 import type { SandboxContext, SandboxEnv, SandboxPlugin } from './context.js';
 import { createCounters } from './counters.js';
 import { bearerCheck, tokenRoute } from './middleware/auth.js';
+import { bodyReader } from './middleware/body.js';
 import { createForceRegistry } from './middleware/force.js';
 import { createIdempotency } from './middleware/idempotency.js';
 import { createRateLimiter } from './middleware/rate-limit.js';
@@ -148,8 +149,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.onError((_error, c) => ctx.fail(c, 500, 'INTERNAL_ERROR', 'Unexpected sandbox error'));
   app.notFound((c) => ctx.fail(c, 404, 'NOT_FOUND', 'No such route'));
   app.use('*', log.middleware);
-  registerControlRoutes(app, ctx, { force, log, tokens, reset });
+  // Authenticate before reading a byte of the body, then read it under the caps.
   app.use('/api/*', bearerCheck(ctx, tokens));
+  app.use('*', bodyReader(ctx));
+  registerControlRoutes(app, ctx, { force, log, tokens, reset });
   app.use('/api/*', limiter.middleware);
   app.use('/api/*', idempotency.middleware);
   app.use('/api/*', force.middleware);
