@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { SandboxApp, SandboxContext } from './context.js';
 import type { ForceRegistry } from './middleware/force.js';
 import { forceRuleSchema } from './middleware/force.js';
+import type { IdempotencyStore } from './middleware/idempotency.js';
 import type { RequestLog } from './middleware/request-log.js';
 import type { TokenStore } from './middleware/tokens.js';
 import { fixturesOf } from './state/fixtures.js';
@@ -14,6 +15,7 @@ export interface ControlDeps {
   force: ForceRegistry;
   log: RequestLog;
   tokens: TokenStore;
+  idempotency: IdempotencyStore;
   reset: () => void;
 }
 
@@ -55,6 +57,7 @@ export function registerControlRoutes(app: SandboxApp, ctx: SandboxContext, deps
         return acc;
       }, {}),
       pendingTimers: ctx.clock.pendingTimers,
+      idempotencyKeys: deps.idempotency.size(),
     }),
   );
 

@@ -152,7 +152,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   // Authenticate before reading a byte of the body, then read it under the caps.
   app.use('/api/*', bearerCheck(ctx, tokens));
   app.use('*', bodyReader(ctx));
-  registerControlRoutes(app, ctx, { force, log, tokens, reset });
+  registerControlRoutes(app, ctx, { force, log, tokens, idempotency, reset });
   app.use('/api/*', limiter.middleware);
   app.use('/api/*', idempotency.middleware);
   app.use('/api/*', force.middleware);
