@@ -7,7 +7,7 @@ import { z } from 'zod';
  * the change did not happen. `where` prefixes nested field names (`webhookUrls.`).
  */
 export function closedObject<Shape extends z.ZodRawShape>(shape: Shape, where = '') {
-  const allowed = Object.keys(shape).join(', ');
+  const allowed = Object.keys(shape).join(', ') || 'none';
   return z.strictObject(shape, {
     error: (issue) => {
       if (issue.code === 'unrecognized_keys') {

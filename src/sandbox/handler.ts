@@ -53,7 +53,7 @@ export interface Sandbox {
   fixtures: SandboxFixtures;
   /** The request log (what GET /_sandbox/requests answers). */
   requests(): LoggedRequest[];
-  /** Reseeds the state and clears counters, logs, forced answers, idempotency keys and windows. */
+  /** Reseeds the state, puts the clock back to its start, and clears counters, logs, forced answers, idempotency keys and windows. */
   reset(): void;
   /** Cancels every timer and pending forced delay; runs the modules' close hooks. */
   close(): Promise<void>;
@@ -133,7 +133,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const idempotency = createIdempotency(ctx);
 
   const reset = (): void => {
-    clock.cancelAll();
+    // The clock goes back to its start too: the reseeded data hangs off that day, and a clock
+    // jumped to its end (9999-12-31) is usable again.
+    clock.restart(resolved.startMs, resolved.timeScale);
     force.cancelDelays();
     ctx.state = seedState(resolved.seed, resolved.simCount, resolved.startMs);
     ctx.rng = createRng(resolved.seed + 1);

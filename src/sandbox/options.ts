@@ -1,4 +1,5 @@
 /** Options of createSandbox / startSandbox, and their resolved form. */
+import { LATEST_CLOCK_MS, MAX_TIME_SCALE } from './clock.js';
 
 export interface SandboxFaults {
   /** Share of partner-API requests answered 500 INTERNAL_ERROR (0..1). */
@@ -120,17 +121,12 @@ function positive(name: string, value: number | undefined, fallback: number, min
   return value;
 }
 
-/** Sandbox ms per real ms at most: a year passes in about 32 real seconds. */
-export const MAX_TIME_SCALE = 1_000_000;
 
 function rate(name: string, value: number | undefined): number {
   if (value === undefined) return 0;
   if (!(value >= 0 && value <= 1)) throw new RangeError(`faults.${name} must be between 0 and 1`);
   return value;
 }
-
-/** The latest time the sandbox clock may read: the end of year 9999, far inside Date's range. */
-export const LATEST_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 function integerIn(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;

@@ -1,16 +1,17 @@
 import { z } from 'zod';
-import type { SandboxApp, SandboxCtx } from '../context.js';
+import type { SandboxApp } from '../context.js';
 import { E164_PATTERN as E164 } from '../../shared/e164.js';
 import type { WebhookDomain } from './domain.js';
 import type { SmsEventBody, VoiceEventBody } from './event-bodies.js';
 import { startDelivery } from './operator-deliveries.js';
 import type { RegistrationRecord } from './registrations.js';
 import type { WebhookUrlName } from './registration-schema.js';
-import { controlInvalid, controlJson } from './control-answers.js';
+import { controlJson, parseControlBody } from '../control-body.js';
+import { closedObject } from '../closed-object.js';
 
 const e164 = z.string().regex(E164, 'must be an E.164 number');
 
-const smsControlSchema = z.object({
+export const smsEventControlSchema = closedObject({
   operator: z.string().min(1),
   network: z.string().min(1),
   from: e164.optional(),
@@ -18,7 +19,7 @@ const smsControlSchema = z.object({
   text: z.string().optional(),
 });
 
-const voiceControlSchema = z.object({
+export const voiceEventControlSchema = closedObject({
   operator: z.string().min(1),
   network: z.string().min(1),
   from: e164.optional(),
@@ -67,16 +68,11 @@ function randomNumber(domain: WebhookDomain): string {
   return `+1555${domain.ctx.rng.digits(7)}`;
 }
 
-function parse<T>(domain: WebhookDomain, c: SandboxCtx, schema: z.ZodType<T>): T | Response {
-  const parsed = schema.safeParse(domain.ctx.readBody(c) ?? {});
-  return parsed.success ? parsed.data : controlInvalid(parsed.error);
-}
-
 export function registerEventRoutes(app: SandboxApp, domain: WebhookDomain): void {
   const { ctx } = domain;
 
   app.post('/_sandbox/events/sms', (c) => {
-    const input = parse(domain, c, smsControlSchema);
+    const input = parseControlBody(c, smsEventControlSchema);
     if (input instanceof Response) return input;
     const body: SmsEventBody = {
       event: 'sms.received',
@@ -92,7 +88,7 @@ export function registerEventRoutes(app: SandboxApp, domain: WebhookDomain): voi
   });
 
   app.post('/_sandbox/events/voice', (c) => {
-    const input = parse(domain, c, voiceControlSchema);
+    const input = parseControlBody(c, voiceEventControlSchema);
     if (input instanceof Response) return input;
     const kind = input.kind ?? 'incoming';
     const body: VoiceEventBody = {
