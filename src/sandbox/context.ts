@@ -5,7 +5,7 @@
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { SandboxClock } from './clock.js';
-import type { ResolvedSandboxOptions, SandboxCredentials } from './options.js';
+import type { ResolvedSandboxOptions, SandboxAccount, SandboxCredentials } from './options.js';
 import type { SandboxRng } from './rng.js';
 import type { OperatorRecord, SandboxState, SimRecord, TransactionRecord } from './state/types.js';
 
@@ -82,6 +82,8 @@ export interface SandboxContext {
   state: SandboxState;
   options: ResolvedSandboxOptions;
   credentials: SandboxCredentials;
+  /** Seedable account state (API access, billing customer); changed by POST /_sandbox/account. */
+  account: SandboxAccount;
   counters: SandboxCounters;
   transactions: SandboxTransactions;
   /** `{ success: true, data, meta? }` with 200 unless told. */

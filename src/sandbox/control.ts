@@ -29,6 +29,10 @@ export const timeControlSchema = closedObject({
   advanceMs: z.number().min(0).max(MAX_ADVANCE_MS).optional(),
   scale: z.number().positive().max(MAX_TIME_SCALE).optional(),
 });
+export const accountControlSchema = closedObject({
+  apiAccess: z.boolean().optional(),
+  customerMissing: z.boolean().optional(),
+});
 export const revokeControlSchema = closedObject({ token: z.string().min(1).optional() });
 
 /** Forced answers always have a body, which these statuses cannot carry. */
@@ -111,6 +115,15 @@ export function registerControlRoutes(app: SandboxApp, ctx: SandboxContext, deps
     const input = parseControlBody(c, revokeControlSchema);
     if (input instanceof Response) return input;
     return c.json({ revoked: deps.tokens.revoke(input.token) });
+  });
+
+  app.get('/_sandbox/account', (c) => c.json({ ...ctx.account }));
+  app.post('/_sandbox/account', (c) => {
+    const input = parseControlBody(c, accountControlSchema);
+    if (input instanceof Response) return input;
+    if (input.apiAccess !== undefined) ctx.account.apiAccess = input.apiAccess;
+    if (input.customerMissing !== undefined) ctx.account.customerMissing = input.customerMissing;
+    return c.json({ ...ctx.account });
   });
 
   app.post('/_sandbox/reset', (c) => {

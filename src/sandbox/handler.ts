@@ -97,6 +97,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     state: seedState(resolved.seed, resolved.simCount, resolved.startMs),
     options: resolved,
     credentials: credentialsFor(resolved.seed, options.credentials),
+    account: { ...resolved.account },
     counters: createCounters(),
     transactions: createTransactions({
       clock,
@@ -139,6 +140,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     force.cancelDelays();
     ctx.state = seedState(resolved.seed, resolved.simCount, resolved.startMs);
     ctx.rng = createRng(resolved.seed + 1);
+    ctx.account = { ...resolved.account };
     idSeq = 0;
     ctx.counters.clear();
     log.clear();

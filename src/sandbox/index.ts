@@ -4,8 +4,10 @@ export type { HandleInit, Sandbox } from './handler.js';
 export { startSandbox } from './server.js';
 export type { SandboxHandle } from './server.js';
 export type {
+  SandboxAccount,
   SandboxCredentials,
   SandboxFaults,
+  SandboxLimits,
   SandboxOptions,
   StartSandboxOptions,
 } from './options.js';
