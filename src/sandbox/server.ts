@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Sandbox } from './handler.js';
 import { createSandbox } from './handler.js';
 import type { StartSandboxOptions } from './options.js';
+import { pathOfTarget } from './paths.js';
 
 export interface SandboxHandle extends Sandbox {
   /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */
@@ -82,8 +83,10 @@ async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res
     headers: toHeaders(req),
     ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
   } as RequestInit);
-  // The raw request-target keeps %2E%2E segments that URL parsing would fold away.
-  const rawPath = target.split(/[?#]/, 1)[0] ?? '/';
+  // The raw request-target keeps %2E%2E segments that URL parsing would fold away. An
+  // absolute-form target (`GET http://host/api/… HTTP/1.1`, which RFC 9112 section 3.2.2 says a
+  // server must accept) is served by its path; its host is not ours to check on loopback.
+  const rawPath = pathOfTarget(target);
   const response = await sandbox.handler(request, { rawPath });
   if (response.type === 'error') {
     req.socket.destroy();
