@@ -6,8 +6,26 @@
 import type { z } from 'zod';
 import type { SandboxCtx } from './context.js';
 
-export function controlIssues(error: z.ZodError): string[] {
-  return error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
+/** One string per issue, `<field>: <problem>`; `root` names the whole value (`body` over HTTP). */
+export function controlIssues(error: z.ZodError, root = 'body'): string[] {
+  return error.issues.map((i) => `${i.path.join('.') || root}: ${i.message}`);
+}
+
+/**
+ * The in-process form of a 400: a RangeError when every problem is a number out of bounds, a
+ * TypeError otherwise (unknown members, wrong types), named after the method.
+ */
+export function inProcessError(method: string, issues: string[], outOfRange = false): Error {
+  const message = `${method}: ${issues.join('; ')}`;
+  return outOfRange ? new RangeError(message) : new TypeError(message);
+}
+
+/** `input` checked by `schema`, or the in-process error naming `method`. */
+export function parseInProcess<T>(method: string, schema: z.ZodType<T>, input: unknown, root = 'input'): T {
+  const parsed = schema.safeParse(input === undefined ? {} : input);
+  if (parsed.success) return parsed.data;
+  const outOfRange = parsed.error.issues.every((i) => i.code === 'too_big' || i.code === 'too_small');
+  throw inProcessError(method, controlIssues(parsed.error, root), outOfRange);
 }
 
 export function controlInvalid(error: z.ZodError | string[]): Response {

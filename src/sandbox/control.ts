@@ -7,6 +7,7 @@ import { closedObject } from './closed-object.js';
 import { LATEST_CLOCK_MS, MAX_TIME_SCALE } from './clock.js';
 import { controlInvalid, controlIssues, parseControlBody } from './control-body.js';
 import type { SandboxApp, SandboxContext } from './context.js';
+import type { SandboxAccount } from './options.js';
 import type { ForceRegistry } from './middleware/force.js';
 import { forceRuleSchema } from './middleware/force.js';
 import type { IdempotencyStore } from './middleware/idempotency.js';
@@ -65,6 +66,34 @@ export function checkForceRule(body: unknown): z.infer<typeof forceRuleSchema> |
   return issues.length > 0 ? issues : rule;
 }
 
+/** What POST /_sandbox/time answers and `sandbox.advanceTime()` returns. */
+export interface SandboxTime {
+  /** ISO timestamp of the sandbox clock. */
+  now: string;
+  /** Sandbox ms per real ms. */
+  scale: number;
+}
+
+export const timeView = (ctx: SandboxContext): SandboxTime => ({ now: ctx.nowIso(), scale: ctx.clock.scale });
+
+/** Applies a checked time body; the problems instead when the jump would pass the clock's end. */
+export function applyTime(ctx: SandboxContext, input: z.output<typeof timeControlSchema>): string[] {
+  const roomMs = LATEST_CLOCK_MS - ctx.clock.nowMs();
+  if (input.advanceMs !== undefined && input.advanceMs > roomMs) {
+    return [`advanceMs: must be at most ${roomMs} (the sandbox clock stops at 9999-12-31)`];
+  }
+  if (input.scale !== undefined) ctx.clock.setScale(input.scale);
+  if (input.advanceMs !== undefined) ctx.clock.advance(input.advanceMs);
+  return [];
+}
+
+/** Applies a checked account body; answers the account state. */
+export function applyAccount(ctx: SandboxContext, input: z.output<typeof accountControlSchema>): SandboxAccount {
+  if (input.apiAccess !== undefined) ctx.account.apiAccess = input.apiAccess;
+  if (input.customerMissing !== undefined) ctx.account.customerMissing = input.customerMissing;
+  return { ...ctx.account };
+}
+
 export function registerControlRoutes(app: SandboxApp, ctx: SandboxContext, deps: ControlDeps): void {
   app.post('/_sandbox/force', (c) => {
     const body: unknown = c.get('body');
@@ -97,18 +126,12 @@ export function registerControlRoutes(app: SandboxApp, ctx: SandboxContext, deps
     }),
   );
 
-  const timeView = (): { now: string; scale: number } => ({ now: ctx.nowIso(), scale: ctx.clock.scale });
-  app.get('/_sandbox/time', (c) => c.json(timeView()));
+  app.get('/_sandbox/time', (c) => c.json(timeView(ctx)));
   app.post('/_sandbox/time', (c) => {
     const input = parseControlBody(c, timeControlSchema);
     if (input instanceof Response) return input;
-    const roomMs = LATEST_CLOCK_MS - ctx.clock.nowMs();
-    if (input.advanceMs !== undefined && input.advanceMs > roomMs) {
-      return controlInvalid([`advanceMs: must be at most ${roomMs} (the sandbox clock stops at 9999-12-31)`]);
-    }
-    if (input.scale !== undefined) ctx.clock.setScale(input.scale);
-    if (input.advanceMs !== undefined) ctx.clock.advance(input.advanceMs);
-    return c.json(timeView());
+    const issues = applyTime(ctx, input);
+    return issues.length > 0 ? controlInvalid(issues) : c.json(timeView(ctx));
   });
 
   app.post('/_sandbox/tokens/revoke', (c) => {
@@ -121,9 +144,7 @@ export function registerControlRoutes(app: SandboxApp, ctx: SandboxContext, deps
   app.post('/_sandbox/account', (c) => {
     const input = parseControlBody(c, accountControlSchema);
     if (input instanceof Response) return input;
-    if (input.apiAccess !== undefined) ctx.account.apiAccess = input.apiAccess;
-    if (input.customerMissing !== undefined) ctx.account.customerMissing = input.customerMissing;
-    return c.json({ ...ctx.account });
+    return c.json(applyAccount(ctx, input));
   });
 
   app.post('/_sandbox/reset', (c) => {

@@ -35,7 +35,8 @@ import type { SandboxFixtures } from './state/fixtures.js';
 import { fixturesOf } from './state/fixtures.js';
 import { seedState } from './state/seed.js';
 import { createTransactions } from './transactions.js';
-import { registerWebhookRoutes } from './webhooks/index.js';
+import { registerWebhooks } from './webhooks/index.js';
+import { createControlMethods, type SandboxControlMethods } from './control-methods.js';
 
 export interface HandleInit {
   /**
@@ -46,7 +47,7 @@ export interface HandleInit {
   rawPath?: string;
 }
 
-export interface Sandbox {
+export interface Sandbox extends SandboxControlMethods {
   handler: (request: Request, init?: HandleInit) => Promise<Response>;
   ctx: SandboxContext;
   credentials: SandboxCredentials;
@@ -71,7 +72,6 @@ const PARTNER_PLUGINS: readonly SandboxPlugin[] = [
   registerDeviceRoutes,
   registerSmsRoutes,
   registerTransactionRoutes,
-  registerWebhookRoutes,
 ];
 
 function credentialsFor(seed: number, fixed: Partial<SandboxCredentials> = {}): SandboxCredentials {
@@ -162,6 +162,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.use('/api/*', force.middleware);
   tokenRoute(tokens)(app, ctx);
   for (const plugin of PARTNER_PLUGINS) plugin(app, ctx);
+  const webhooks = registerWebhooks(app, ctx);
+  const controls = createControlMethods(ctx, { force, tokens, webhooks });
 
   let closed = false;
   return {
@@ -175,6 +177,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return fixturesOf(ctx.state);
     },
     requests: () => log.entries(),
+    ...controls,
     reset,
     async close() {
       if (closed) return;

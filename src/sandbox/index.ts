@@ -12,5 +12,17 @@ export type {
   StartSandboxOptions,
 } from './options.js';
 export type { SandboxFixtures } from './state/fixtures.js';
+export type {
+  ForceRule,
+  ForceRuleInput,
+  SandboxControlMethods,
+  SandboxTime,
+  SmsEventInput,
+  SmsEventResult,
+  VoiceEventInput,
+  VoiceEventResult,
+  VoiceQualityTestInput,
+  VoiceQualityTestResult,
+} from './control-methods.js';
 export type { LoggedRequest } from './middleware/request-log.js';
 export type { KeyTier, SandboxContext, SandboxPlugin } from './context.js';

@@ -3,7 +3,7 @@ import type { SandboxApp } from '../context.js';
 import type { WebhookDomain } from './domain.js';
 import { controlJson, parseControlBody } from '../control-body.js';
 import { closedObject } from '../closed-object.js';
-import { voiceQualityWebhookToWire, type VoiceQuality } from './voice-quality.js';
+import { voiceQualityWebhookToWire, type VoiceQuality, type VoiceTestCompletedBody } from './voice-quality.js';
 
 export const addVoiceQualityWebhookSchema = closedObject({
   url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http or https URL' }),
@@ -41,12 +41,30 @@ export function registerVoiceQualityRoutes(app: SandboxApp, domain: WebhookDomai
   app.post('/_sandbox/voice-quality/tests', (c) => {
     const input = parseControlBody(c, voiceQualityTestSchema);
     if (input instanceof Response) return input;
-    // spec part 6: the test is run by a line of the account.
-    const sim = ctx.state.sims.get(input.iccid);
-    if (!sim) return controlJson({ error: 'iccid is not a SIM of the account' }, 404);
-    const event = voiceQuality.report(sim.iccid, sim.phoneNumber, input.mos);
-    const deliveries = voiceQuality.emit(event);
-    ctx.counters.bump('voiceQuality.tests');
-    return controlJson({ event, deliveries: deliveries.map((d) => ({ deliveryId: d.deliveryId, webhookId: d.webhookId })) }, 202);
+    const result = runVoiceQualityTest(domain, voiceQuality, input);
+    return result ? controlJson(result, 202) : controlJson({ error: 'iccid is not a SIM of the account' }, 404);
   });
+}
+
+export type VoiceQualityTestInput = z.input<typeof voiceQualityTestSchema>;
+
+/** What POST /_sandbox/voice-quality/tests answers and `sandbox.runVoiceQualityTest()` returns. */
+export interface VoiceQualityTestResult {
+  event: VoiceTestCompletedBody;
+  deliveries: Array<{ deliveryId: string; webhookId: string }>;
+}
+
+/** A line of the account calls the test number; the report goes to every active webhook. Undefined for an unknown ICCID. */
+export function runVoiceQualityTest(
+  domain: WebhookDomain,
+  voiceQuality: VoiceQuality,
+  input: z.output<typeof voiceQualityTestSchema>,
+): VoiceQualityTestResult | undefined {
+  // spec part 6: the test is run by a line of the account.
+  const sim = domain.ctx.state.sims.get(input.iccid);
+  if (!sim) return undefined;
+  const event = voiceQuality.report(sim.iccid, sim.phoneNumber, input.mos);
+  const deliveries = voiceQuality.emit(event);
+  domain.ctx.counters.bump('voiceQuality.tests');
+  return { event, deliveries: deliveries.map((d) => ({ deliveryId: d.deliveryId, webhookId: d.webhookId })) };
 }
