@@ -17,8 +17,19 @@ export interface SandboxClock {
   readonly scale: number;
   /** Cancels every pending timer; the clock keeps telling time. */
   cancelAll(): void;
+  /** Cancels every pending timer and sets the time and scale anew (what a sandbox reset does). */
+  restart(startMs: number, scale: number): void;
   readonly pendingTimers: number;
 }
+
+/**
+ * The latest time the clock may read: the end of year 9999, far inside Date's range, so every
+ * timestamp the sandbox prints stays a valid ISO string whatever a test does to the clock.
+ */
+export const LATEST_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** Sandbox ms per real ms at most: a year passes in about 32 real seconds. */
+export const MAX_TIME_SCALE = 1_000_000;
 
 interface Timer {
   id: number;
@@ -27,7 +38,7 @@ interface Timer {
 }
 
 export function createClock(startMs: number = Date.now(), scale = 1): SandboxClock {
-  if (!(scale > 0)) throw new RangeError('timeScale must be > 0');
+  if (!(scale > 0 && scale <= MAX_TIME_SCALE)) throw new RangeError(`timeScale must be > 0 and <= ${MAX_TIME_SCALE}`);
   let anchorVirtual = startMs;
   let anchorReal = performance.now();
   let currentScale = scale;
@@ -35,7 +46,7 @@ export function createClock(startMs: number = Date.now(), scale = 1): SandboxClo
   const timers = new Map<number, Timer>();
   let armed: ReturnType<typeof setTimeout> | undefined;
 
-  const nowMs = (): number => anchorVirtual + (performance.now() - anchorReal) * currentScale;
+  const nowMs = (): number => Math.min(LATEST_CLOCK_MS, anchorVirtual + (performance.now() - anchorReal) * currentScale);
 
   const reanchor = (): void => {
     anchorVirtual = nowMs();
@@ -103,11 +114,14 @@ export function createClock(startMs: number = Date.now(), scale = 1): SandboxClo
     },
     advance(ms) {
       if (!(ms >= 0)) throw new RangeError('advanceMs must be >= 0');
+      if (ms > LATEST_CLOCK_MS - nowMs()) {
+        throw new RangeError(`advanceMs must be at most ${Math.floor(LATEST_CLOCK_MS - nowMs())} (the clock stops at 9999-12-31)`);
+      }
       fireDue(nowMs() + ms);
       arm();
     },
     setScale(next) {
-      if (!(next > 0)) throw new RangeError('scale must be > 0');
+      if (!(next > 0 && next <= MAX_TIME_SCALE)) throw new RangeError(`scale must be > 0 and <= ${MAX_TIME_SCALE}`);
       reanchor();
       currentScale = next;
       arm();
@@ -117,6 +131,14 @@ export function createClock(startMs: number = Date.now(), scale = 1): SandboxClo
     },
     cancelAll() {
       timers.clear();
+      arm();
+    },
+    restart(startMs, scale) {
+      if (!(scale > 0 && scale <= MAX_TIME_SCALE)) throw new RangeError(`scale must be > 0 and <= ${MAX_TIME_SCALE}`);
+      timers.clear();
+      anchorVirtual = Math.min(LATEST_CLOCK_MS, startMs);
+      anchorReal = performance.now();
+      currentScale = scale;
       arm();
     },
     get pendingTimers() {

@@ -5,7 +5,7 @@
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { SandboxClock } from './clock.js';
-import type { ResolvedSandboxOptions, SandboxCredentials } from './options.js';
+import type { ResolvedSandboxOptions, SandboxAccount, SandboxCredentials } from './options.js';
 import type { SandboxRng } from './rng.js';
 import type { OperatorRecord, SandboxState, SimRecord, TransactionRecord } from './state/types.js';
 
@@ -21,10 +21,12 @@ export interface SandboxVariables {
   tier: KeyTier | null;
   /** The request-target's path exactly as received, percent-encoding intact. */
   rawPath: string;
-  /** Parsed JSON body; undefined when the request had none. */
+  /** Parsed JSON body; undefined when the request had none (set by middleware/body.ts). */
   body: unknown;
   /** Body text as received ('' when none); idempotency compares it. */
   rawBody: string;
+  /** Why the body was not parsed (too large, too deep, not JSON), shown in the request log instead of it; null otherwise. */
+  bodyNote: string | null;
 }
 
 export interface SandboxEnv {
@@ -80,6 +82,8 @@ export interface SandboxContext {
   state: SandboxState;
   options: ResolvedSandboxOptions;
   credentials: SandboxCredentials;
+  /** Seedable account state (API access, billing customer); changed by POST /_sandbox/account. */
+  account: SandboxAccount;
   counters: SandboxCounters;
   transactions: SandboxTransactions;
   /** `{ success: true, data, meta? }` with 200 unless told. */

@@ -8,6 +8,7 @@ import { createClock } from './clock.js';
 import type { SandboxContext, SandboxEnv, SandboxPlugin } from './context.js';
 import { createCounters } from './counters.js';
 import { bearerCheck, tokenRoute } from './middleware/auth.js';
+import { bodyReader } from './middleware/body.js';
 import { createForceRegistry } from './middleware/force.js';
 import { createIdempotency } from './middleware/idempotency.js';
 import { createRateLimiter } from './middleware/rate-limit.js';
@@ -34,7 +35,8 @@ import type { SandboxFixtures } from './state/fixtures.js';
 import { fixturesOf } from './state/fixtures.js';
 import { seedState } from './state/seed.js';
 import { createTransactions } from './transactions.js';
-import { registerWebhookRoutes } from './webhooks/index.js';
+import { registerWebhooks } from './webhooks/index.js';
+import { createControlMethods, type SandboxControlMethods } from './control-methods.js';
 
 export interface HandleInit {
   /**
@@ -45,14 +47,14 @@ export interface HandleInit {
   rawPath?: string;
 }
 
-export interface Sandbox {
+export interface Sandbox extends SandboxControlMethods {
   handler: (request: Request, init?: HandleInit) => Promise<Response>;
   ctx: SandboxContext;
   credentials: SandboxCredentials;
   fixtures: SandboxFixtures;
   /** The request log (what GET /_sandbox/requests answers). */
   requests(): LoggedRequest[];
-  /** Reseeds the state and clears counters, logs, forced answers, idempotency keys and windows. */
+  /** Reseeds the state, puts the clock back to its start, and clears counters, logs, forced answers, idempotency keys and windows. */
   reset(): void;
   /** Cancels every timer and pending forced delay; runs the modules' close hooks. */
   close(): Promise<void>;
@@ -70,7 +72,6 @@ const PARTNER_PLUGINS: readonly SandboxPlugin[] = [
   registerDeviceRoutes,
   registerSmsRoutes,
   registerTransactionRoutes,
-  registerWebhookRoutes,
 ];
 
 function credentialsFor(seed: number, fixed: Partial<SandboxCredentials> = {}): SandboxCredentials {
@@ -96,6 +97,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     state: seedState(resolved.seed, resolved.simCount, resolved.startMs),
     options: resolved,
     credentials: credentialsFor(resolved.seed, options.credentials),
+    account: { ...resolved.account },
     counters: createCounters(),
     transactions: createTransactions({
       clock,
@@ -132,10 +134,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const idempotency = createIdempotency(ctx);
 
   const reset = (): void => {
-    clock.cancelAll();
+    // The clock goes back to its start too: the reseeded data hangs off that day, and a clock
+    // jumped to its end (9999-12-31) is usable again.
+    clock.restart(resolved.startMs, resolved.timeScale);
     force.cancelDelays();
     ctx.state = seedState(resolved.seed, resolved.simCount, resolved.startMs);
     ctx.rng = createRng(resolved.seed + 1);
+    ctx.account = { ...resolved.account };
     idSeq = 0;
     ctx.counters.clear();
     log.clear();
@@ -148,13 +153,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.onError((_error, c) => ctx.fail(c, 500, 'INTERNAL_ERROR', 'Unexpected sandbox error'));
   app.notFound((c) => ctx.fail(c, 404, 'NOT_FOUND', 'No such route'));
   app.use('*', log.middleware);
-  registerControlRoutes(app, ctx, { force, log, tokens, reset });
+  // Authenticate before reading a byte of the body, then read it under the caps.
   app.use('/api/*', bearerCheck(ctx, tokens));
+  app.use('*', bodyReader(ctx));
+  registerControlRoutes(app, ctx, { force, log, tokens, idempotency, reset });
   app.use('/api/*', limiter.middleware);
   app.use('/api/*', idempotency.middleware);
   app.use('/api/*', force.middleware);
   tokenRoute(tokens)(app, ctx);
   for (const plugin of PARTNER_PLUGINS) plugin(app, ctx);
+  const webhooks = registerWebhooks(app, ctx);
+  const controls = createControlMethods(ctx, { force, tokens, webhooks });
 
   let closed = false;
   return {
@@ -168,6 +177,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return fixturesOf(ctx.state);
     },
     requests: () => log.entries(),
+    ...controls,
     reset,
     async close() {
       if (closed) return;

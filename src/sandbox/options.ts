@@ -1,4 +1,5 @@
 /** Options of createSandbox / startSandbox, and their resolved form. */
+import { LATEST_CLOCK_MS, MAX_TIME_SCALE } from './clock.js';
 
 export interface SandboxFaults {
   /** Share of partner-API requests answered 500 INTERNAL_ERROR (0..1). */
@@ -19,6 +20,41 @@ export interface SandboxCredentials {
   standardKey: string;
   standardSecret: string;
 }
+
+/**
+ * Caps of the sandbox, in one place (STYLE: limits are data). The spec shows no body size limit
+ * (part 8: "not shown"); these are the sandbox's own, documented in the README.
+ */
+export interface SandboxLimits {
+  /** Largest request body read, in bytes; a bigger one answers 413 unread. Default 1 MiB. */
+  maxBodyBytes: number;
+  /** Deepest nesting of arrays and objects in a JSON body; deeper answers 400. Default 64. */
+  maxJsonDepth: number;
+  /** Lifetime of an Idempotency-Key on the sandbox clock. Default 24 h. */
+  idempotencyKeyTtlMs: number;
+  /** Most Idempotency-Keys kept at once; the oldest is evicted first. Default 10000. */
+  maxIdempotencyKeys: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<SandboxLimits> = {
+  maxBodyBytes: 1_048_576,
+  maxJsonDepth: 64,
+  idempotencyKeyTtlMs: 24 * 60 * 60 * 1000,
+  maxIdempotencyKeys: 10_000,
+};
+
+/**
+ * Seedable states of the account (not forced answers: they hold until changed).
+ * Changed at run time with POST /_sandbox/account.
+ */
+export interface SandboxAccount {
+  /** false: the account's plan lacks API access, so every authenticated call answers 403 FORBIDDEN (spec part 5 rule 6). Default true. */
+  apiAccess: boolean;
+  /** true: the billing customer is missing, so GET /credit-balance answers 404 NOT_FOUND (spec part 4). Default false. */
+  customerMissing: boolean;
+}
+
+export const DEFAULT_ACCOUNT: Readonly<SandboxAccount> = { apiAccess: true, customerMissing: false };
 
 export interface SandboxOptions {
   /** Same seed → same ICCIDs, numbers, members, plans, credentials. Default 42. */
@@ -48,6 +84,10 @@ export interface SandboxOptions {
   faults?: SandboxFaults;
   /** Fixed credentials instead of the ones derived from the seed. */
   credentials?: Partial<SandboxCredentials>;
+  /** Body size, JSON depth and idempotency-key caps; each member defaults as in DEFAULT_LIMITS. */
+  limits?: Partial<SandboxLimits>;
+  /** Initial account state; each member defaults as in DEFAULT_ACCOUNT. POST /_sandbox/reset restores it. */
+  account?: Partial<SandboxAccount>;
 }
 
 export interface StartSandboxOptions extends SandboxOptions {
@@ -67,14 +107,20 @@ export interface ResolvedSandboxOptions {
   timeScale: number;
   deliveryTimeoutMs: number;
   startMs: number;
+  limits: SandboxLimits;
+  account: SandboxAccount;
   faults: Required<Omit<SandboxFaults, 'latencyMs'>> & { latencyMs: [number, number] } | null;
 }
 
-function positive(name: string, value: number | undefined, fallback: number, min = 1): number {
+function positive(name: string, value: number | undefined, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < min) throw new RangeError(`${name} must be a number >= ${min}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    const lower = min === Number.MIN_VALUE ? '> 0' : `>= ${min}`;
+    throw new RangeError(`${name} must be a number ${lower} and <= ${max}`);
+  }
   return value;
 }
+
 
 function rate(name: string, value: number | undefined): number {
   if (value === undefined) return 0;
@@ -82,11 +128,42 @@ function rate(name: string, value: number | undefined): number {
   return value;
 }
 
+function integerIn(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer between ${min} and ${max}`);
+  return value;
+}
+
+function resolveLimits(limits: Partial<SandboxLimits> = {}): SandboxLimits {
+  const known = new Set(Object.keys(DEFAULT_LIMITS));
+  const unknown = Object.keys(limits).filter((k) => !known.has(k));
+  if (unknown.length > 0) throw new TypeError(`unknown limits ${unknown.join(', ')} (allowed: ${[...known].join(', ')})`);
+  return {
+    maxBodyBytes: integerIn('limits.maxBodyBytes', limits.maxBodyBytes, DEFAULT_LIMITS.maxBodyBytes, 1, 2 ** 30),
+    maxJsonDepth: integerIn('limits.maxJsonDepth', limits.maxJsonDepth, DEFAULT_LIMITS.maxJsonDepth, 1, 10_000),
+    idempotencyKeyTtlMs: integerIn('limits.idempotencyKeyTtlMs', limits.idempotencyKeyTtlMs, DEFAULT_LIMITS.idempotencyKeyTtlMs, 1, 10 * 365 * 86_400_000),
+    maxIdempotencyKeys: integerIn('limits.maxIdempotencyKeys', limits.maxIdempotencyKeys, DEFAULT_LIMITS.maxIdempotencyKeys, 1, 10_000_000),
+  };
+}
+
+function resolveAccount(account: Partial<SandboxAccount> = {}): SandboxAccount {
+  const known = new Set(Object.keys(DEFAULT_ACCOUNT));
+  const unknown = Object.keys(account).filter((k) => !known.has(k));
+  if (unknown.length > 0) throw new TypeError(`unknown account members ${unknown.join(', ')} (allowed: ${[...known].join(', ')})`);
+  for (const name of known) {
+    const value = account[name as keyof SandboxAccount];
+    if (value !== undefined && typeof value !== 'boolean') throw new TypeError(`account.${name} must be a boolean`);
+  }
+  return { ...DEFAULT_ACCOUNT, ...account };
+}
+
 export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
   const seed = options.seed ?? 42;
   if (!Number.isInteger(seed)) throw new RangeError('seed must be an integer');
   const start = options.now === undefined ? Date.now() : new Date(options.now).getTime();
-  if (Number.isNaN(start)) throw new RangeError('now must be a valid date');
+  if (Number.isNaN(start) || start < 0 || start > LATEST_CLOCK_MS) {
+    throw new RangeError('now must be a valid date between 1970 and 9999');
+  }
   let faults: ResolvedSandboxOptions['faults'] = null;
   if (options.faults) {
     const latency = options.faults.latencyMs ?? 0;
@@ -101,14 +178,16 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
   }
   return {
     seed,
-    simCount: positive('simCount', options.simCount, 300, 20),
-    tokenTtlSeconds: positive('tokenTtlSeconds', options.tokenTtlSeconds, 3600),
-    rateLimitWindowMs: positive('rateLimitWindowMs', options.rateLimitWindowMs, 60_000),
+    simCount: positive('simCount', options.simCount, 300, 20, 100_000),
+    tokenTtlSeconds: positive('tokenTtlSeconds', options.tokenTtlSeconds, 3600, 1, 1e11),
+    rateLimitWindowMs: positive('rateLimitWindowMs', options.rateLimitWindowMs, 60_000, 1, 1e11),
     rateLimit: options.rateLimit ?? true,
-    transactionDelayMs: positive('transactionDelayMs', options.transactionDelayMs, 300, 0),
-    timeScale: positive('timeScale', options.timeScale, 1, Number.MIN_VALUE),
-    deliveryTimeoutMs: positive('deliveryTimeoutMs', options.deliveryTimeoutMs, 10_000),
+    transactionDelayMs: positive('transactionDelayMs', options.transactionDelayMs, 300, 0, 1e11),
+    timeScale: positive('timeScale', options.timeScale, 1, Number.MIN_VALUE, MAX_TIME_SCALE),
+    deliveryTimeoutMs: positive('deliveryTimeoutMs', options.deliveryTimeoutMs, 10_000, 1, 2_147_483_647),
     startMs: start,
+    limits: resolveLimits(options.limits),
+    account: resolveAccount(options.account),
     faults,
   };
 }

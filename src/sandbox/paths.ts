@@ -36,10 +36,12 @@ function safeDecode(path: string): string {
 /** The path part of a request-target or absolute URL, percent-encoding untouched. */
 export function pathOfTarget(target: string): string {
   let path = target;
-  const scheme = path.indexOf('://');
+  // Only an absolute-form target has a scheme; in an origin-form one (`/…`) `://` is path text.
+  const scheme = path.startsWith('/') ? -1 : path.indexOf('://');
   if (scheme !== -1) {
-    const slash = path.indexOf('/', scheme + 3);
-    path = slash === -1 ? '/' : path.slice(slash);
+    const rest = path.slice(scheme + 3);
+    const end = rest.search(/[/?#]/);
+    path = end === -1 || rest[end] !== '/' ? `/${end === -1 ? '' : rest.slice(end)}` : rest.slice(end);
   }
   const cut = path.search(/[?#]/);
   return cut === -1 ? path : path.slice(0, cut);

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Sandbox } from './handler.js';
 import { createSandbox } from './handler.js';
 import type { StartSandboxOptions } from './options.js';
+import { pathOfTarget } from './paths.js';
 
 export interface SandboxHandle extends Sandbox {
   /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */
@@ -18,10 +19,49 @@ export interface SandboxHandle extends Sandbox {
   standardSecret: string;
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+/**
+ * The request body as a pull stream: nothing is read until the handler asks (after the bearer
+ * check), and only as far as it asks (the body size cap). Between pulls no listener stays on the
+ * request, so a body the handler leaves unread can be discarded by node:http after the answer.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        return new Promise<void>((resolve, reject) => {
+          const cleanup = (): void => {
+            req.off('readable', attempt);
+            req.off('end', onEnd);
+            req.off('error', onError);
+          };
+          const onEnd = (): void => {
+            cleanup();
+            controller.close();
+            resolve();
+          };
+          const onError = (error: Error): void => {
+            cleanup();
+            reject(error);
+          };
+          function attempt(): void {
+            const chunk = req.read() as Buffer | null;
+            if (chunk !== null) {
+              cleanup();
+              controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+              resolve();
+            } else if (req.readableEnded) {
+              onEnd();
+            }
+          }
+          req.on('readable', attempt);
+          req.on('end', onEnd);
+          req.on('error', onError);
+          attempt();
+        });
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 function toHeaders(req: IncomingMessage): Headers {
@@ -37,14 +77,16 @@ function toHeaders(req: IncomingMessage): Headers {
 async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const target = req.url ?? '/';
   const method = req.method ?? 'GET';
-  const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(req);
+  const hasBody = method !== 'GET' && method !== 'HEAD';
   const request = new Request(new URL(target, origin), {
     method,
     headers: toHeaders(req),
-    ...(body && body.length > 0 ? { body: new Uint8Array(body) } : {}),
-  });
-  // The raw request-target keeps %2E%2E segments that URL parsing would fold away.
-  const rawPath = target.split(/[?#]/, 1)[0] ?? '/';
+    ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
+  } as RequestInit);
+  // The raw request-target keeps %2E%2E segments that URL parsing would fold away. An
+  // absolute-form target (`GET http://host/api/… HTTP/1.1`, which RFC 9112 section 3.2.2 says a
+  // server must accept) is served by its path; its host is not ours to check on loopback.
+  const rawPath = pathOfTarget(target);
   const response = await sandbox.handler(request, { rawPath });
   if (response.type === 'error') {
     req.socket.destroy();
@@ -57,6 +99,9 @@ async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res
   });
   const payload = Buffer.from(await response.arrayBuffer());
   headers['content-length'] = String(payload.length);
+  // A body left unread (401 before reading, 413 over the cap) is not kept: node:http discards
+  // what still arrives, and the connection closes after the answer so the sender stops.
+  if (hasBody && !req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   res.end(method === 'HEAD' ? undefined : payload);
 }

@@ -73,7 +73,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   { method: 'DELETE', template: '/api/v1.1/webhooks/{id}', path: (i) => `/api/v1.1/webhooks/${i.webhookId}`, status: 200, answer: { object: ['deleted', 'id'] } },
   // The prepared registration's URL is on a reserved host, so the test delivery fails at once.
   { method: 'POST', template: '/api/v1.1/webhooks/{id}/test', path: (i) => `/api/v1.1/webhooks/${i.webhookId}/test`, body: () => ({ eventType: 'webhook.test' }), status: 502, answer: { error: 'DELIVERY_FAILED' }, limit: 10 },
-  { method: 'GET', template: '/api/v1.1/webhook-deliveries', path: () => '/api/v1.1/webhook-deliveries', status: 200, answer: { array: DELIVERY } },
+  { method: 'GET', template: '/api/v1.1/webhook-deliveries', path: () => '/api/v1.1/webhook-deliveries', status: 200, answer: { page: DELIVERY } },
   { method: 'POST', template: '/api/v1.1/webhook-deliveries/{deliveryId}/redeliver', path: (i) => `/api/v1.1/webhook-deliveries/${i.deliveryId}/redeliver`, status: 202, answer: { object: DELIVERY } },
   // Known by name only: shapes documented in the sandbox README section
   { method: 'POST', template: '/api/v1.1/sims/{iccid}/renew-number', path: (i) => `/api/v1.1/sims/${i.fixtures.physicalIccid}/renew-number`, status: 200, answer: { object: ['iccid', 'phoneNumber', 'previousPhoneNumber'] }, limit: 20 },

@@ -94,3 +94,29 @@ describe('Idempotency-Key on every (idem) route of spec part 4 and every async w
     ]);
   });
 });
+
+describe('Idempotency-Key lifetime and memory bound', () => {
+  const send = (key: string, text: string) =>
+    call(s.sandbox, 'POST', '/api/v1.1/sms', {
+      token: s.token,
+      body: { fromNumber: s.sandbox.fixtures.phoneNumber, toNumber: '+14155550100', text },
+      headers: { 'idempotency-key': key },
+    });
+  const advance = async (ms: number) => expect((await call(s.sandbox, 'POST', '/_sandbox/time', { body: { advanceMs: ms } })).status).toBe(200);
+
+  it('replays a key for 24 h of sandbox time, then runs the write again', async () => {
+    expect((await send('day-1', 'a')).headers.get('idempotency-replayed')).toBeNull();
+    await advance(24 * 3600_000 - 1000);
+    s.token = (await call(s.sandbox, 'POST', '/api/v1.1/auth/token', { body: { key: s.sandbox.key, secret: s.sandbox.secret } })).body.data.access_token;
+    expect((await send('day-1', 'a')).headers.get('idempotency-replayed')).toBe('true');
+    await advance(1000);
+    const after = await send('day-1', 'a');
+    expect([after.status, after.headers.get('idempotency-replayed')]).toEqual([201, null]);
+    // An expired key is a fresh key: even a different body is no longer a reuse.
+    await advance(24 * 3600_000);
+    s.token = (await call(s.sandbox, 'POST', '/api/v1.1/auth/token', { body: { key: s.sandbox.key, secret: s.sandbox.secret } })).body.data.access_token;
+    expect((await send('day-1', 'b')).status).toBe(201);
+    expect((await stats())['sms.sent']).toBe(3);
+    expect((await stats())['idempotency.expired']).toBe(2);
+  });
+});

@@ -153,7 +153,10 @@ describe('groups and devices', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.data).toEqual({ imei: unassignedImei, assignedTo: { name: 'Fleet Operations', email: plusEndUserEmail } });
     const taken = await assign(unassignedImei, { email: endUserEmail });
-    expect([taken.status, taken.body.error.code]).toEqual([409, 'DEVICE_ALREADY_ASSIGNED']);
+    // spec part 7's 409 row: "device already assigned" is CONFLICT.
+    expect([taken.status, taken.body.error.code]).toEqual([409, 'CONFLICT']);
+    const again = await assign(unassignedImei, { email: plusEndUserEmail });
+    expect(again.body.data.assignedTo.email).toBe(plusEndUserEmail);
     expect((await assign(assignedImei, { email: adminEmail })).body.error.code).toBe('USER_NOT_FOUND');
     expect((await assign(unassignedImei, { email: 'ghost@acme.example' })).body.error.code).toBe('USER_NOT_FOUND');
     const unknown = await assign('000000000000000', { email: endUserEmail });

@@ -1,6 +1,6 @@
 /** Token exchange and the bearer check (spec part 5). */
 import type { MiddlewareHandler } from 'hono';
-import type { SandboxContext, SandboxEnv, SandboxPlugin } from '../context.js';
+import type { SandboxContext, SandboxCtx, SandboxEnv, SandboxPlugin } from '../context.js';
 import { matchesPath } from '../paths.js';
 import type { TokenStore } from './tokens.js';
 
@@ -10,6 +10,12 @@ const OPEN_ROUTES: ReadonlyArray<[string, string]> = [
   ['GET', '/api/v3/transactions/{transactionId}'],
   ['POST', '/api/v1.1/port-in/eligibility'],
 ];
+
+/** spec part 5 rule 6: 403 FORBIDDEN when the account's plan lacks API access. */
+function noApiAccess(ctx: SandboxContext, c: SandboxCtx): Response {
+  ctx.counters.bump('account.forbidden');
+  return ctx.fail(c, 403, 'FORBIDDEN', "The account's plan does not include API access");
+}
 
 export function bearerCheck(ctx: SandboxContext, tokens: TokenStore): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
@@ -24,6 +30,7 @@ export function bearerCheck(ctx: SandboxContext, tokens: TokenStore): Middleware
     if (!match?.[1]) return ctx.fail(c, 401, 'UNAUTHORIZED', 'Missing or malformed bearer token');
     const tier = tokens.verify(match[1], ctx.clock.nowMs());
     if (!tier) return ctx.fail(c, 401, 'UNAUTHORIZED', 'Invalid or expired token');
+    if (!ctx.account.apiAccess) return noApiAccess(ctx, c);
     c.set('tier', tier);
     return next();
   };
@@ -49,6 +56,9 @@ export function tokenRoute(tokens: TokenStore): SandboxPlugin {
             ? 'standard'
             : null;
       if (!tier) return ctx.fail(c, 401, 'UNAUTHORIZED', 'Invalid API key or secret');
+      // Right credentials, but the plan cannot use the API: a token would be of no use, so the
+      // exchange says so at once rather than issuing one that every call then refuses.
+      if (!ctx.account.apiAccess) return noApiAccess(ctx, c);
       ctx.counters.bump('auth.token');
       const issued = tokens.issue(tier, ctx.clock.nowMs(), ctx.options.tokenTtlSeconds);
       return ctx.ok(

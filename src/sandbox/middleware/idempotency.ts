@@ -1,6 +1,9 @@
 /**
  * Idempotency-Key handling on every write (spec part 7 and part 8 rule 4): a replay of the
  * same key, body and route answers the stored response verbatim with Idempotency-Replayed: true.
+ * The spec gives keys no lifetime; the sandbox keeps one for `limits.idempotencyKeyTtlMs` of
+ * sandbox time (24 h, the common convention) and at most `limits.maxIdempotencyKeys`, the oldest
+ * forgotten first, so a long run cannot grow the store without bound.
  */
 import type { MiddlewareHandler } from 'hono';
 import type { SandboxContext, SandboxEnv } from '../context.js';
@@ -12,6 +15,8 @@ interface StoredResponse {
 }
 
 interface Entry {
+  /** Sandbox-clock time the key was first seen; it expires idempotencyKeyTtlMs later. */
+  createdMs: number;
   route: string;
   body: string;
   response: StoredResponse | null;
@@ -20,6 +25,8 @@ interface Entry {
 export interface IdempotencyStore {
   middleware: MiddlewareHandler<SandboxEnv>;
   reset(): void;
+  /** Keys held now (GET /_sandbox/stats shows it). */
+  size(): number;
 }
 
 /** Reads are not keyed, nor is the credential exchange or the eligibility check. */
@@ -52,7 +59,18 @@ function storable(status: number): boolean {
 }
 
 export function createIdempotency(ctx: SandboxContext): IdempotencyStore {
+  // Insertion order is first-seen order, so the oldest and the expired sit at the front.
   const entries = new Map<string, Entry>();
+
+  /** Drops expired keys, then the oldest while the store is full, before a new key goes in. */
+  const makeRoom = (nowMs: number): void => {
+    const { idempotencyKeyTtlMs, maxIdempotencyKeys } = ctx.options.limits;
+    for (const [key, entry] of entries) {
+      if (nowMs - entry.createdMs < idempotencyKeyTtlMs && entries.size < maxIdempotencyKeys) break;
+      entries.delete(key);
+      ctx.counters.bump(nowMs - entry.createdMs < idempotencyKeyTtlMs ? 'idempotency.evicted' : 'idempotency.expired');
+    }
+  };
 
   const middleware: MiddlewareHandler<SandboxEnv> = async (c, next) => {
     const key = c.req.header('idempotency-key');
@@ -62,7 +80,13 @@ export function createIdempotency(ctx: SandboxContext): IdempotencyStore {
 
     const route = `${method} ${rawPath}`;
     const body = canonical(c.get('rawBody'));
-    const existing = entries.get(key);
+    const nowMs = ctx.clock.nowMs();
+    let existing = entries.get(key);
+    if (existing && nowMs - existing.createdMs >= ctx.options.limits.idempotencyKeyTtlMs) {
+      entries.delete(key);
+      ctx.counters.bump('idempotency.expired');
+      existing = undefined;
+    }
     if (existing) {
       if (existing.route !== route || existing.body !== body) {
         return ctx.fail(c, 409, 'IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used with a different request');
@@ -76,17 +100,22 @@ export function createIdempotency(ctx: SandboxContext): IdempotencyStore {
       return new Response(existing.response.body.slice(0), { status: existing.response.status, headers });
     }
 
-    const entry: Entry = { route, body, response: null };
+    makeRoom(nowMs);
+    const entry: Entry = { createdMs: nowMs, route, body, response: null };
     entries.set(key, entry);
+    // Forget only this entry: the key may have been evicted and taken anew meanwhile.
+    const forget = (): void => {
+      if (entries.get(key) === entry) entries.delete(key);
+    };
     try {
       await next();
     } catch (error) {
-      entries.delete(key);
+      forget();
       throw error;
     }
     const res = c.res;
     if (res.type === 'error' || !storable(res.status)) {
-      entries.delete(key);
+      forget();
       return;
     }
     entry.response = {
@@ -96,5 +125,5 @@ export function createIdempotency(ctx: SandboxContext): IdempotencyStore {
     };
   };
 
-  return { middleware, reset: () => entries.clear() };
+  return { middleware, reset: () => entries.clear(), size: () => entries.size };
 }

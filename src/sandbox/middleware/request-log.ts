@@ -1,4 +1,4 @@
-/** Reads the body once for everyone, and records partner-API requests for GET /_sandbox/requests. */
+/** Records partner-API requests for GET /_sandbox/requests; the body is read later, by middleware/body.ts. */
 import type { MiddlewareHandler } from 'hono';
 import type { SandboxContext, SandboxEnv } from '../context.js';
 
@@ -46,23 +46,7 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
     const rawPath = rawPathOf(c.req.raw);
     c.set('rawPath', rawPath);
     c.set('tier', null);
-    const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
-    const rawBody = hasBody ? await c.req.text() : '';
-    c.set('rawBody', rawBody);
-    let body: unknown;
-    let malformed = false;
-    if (rawBody.trim() !== '') {
-      try {
-        body = JSON.parse(rawBody);
-      } catch {
-        malformed = true;
-      }
-    }
-    c.set('body', body);
-    if (rawPath.startsWith('/_sandbox/')) {
-      if (malformed) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body is not valid JSON');
-      return next();
-    }
+    if (rawPath.startsWith('/_sandbox/')) return next();
 
     const url = new URL(c.req.url);
     const query: Record<string, string | string[]> = {};
@@ -79,19 +63,17 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
       path: rawPath,
       query,
       headers,
-      // Unparsed text cannot be redacted field by field, so only its size is shown.
-      body: malformed ? `[not JSON: ${Buffer.byteLength(rawBody)} bytes]` : body === undefined ? null : redactBody(body),
+      // Filled in once the body has been read, after the bearer check; null when it never was.
+      body: null,
       receivedAt: ctx.nowIso(),
       status: null,
     };
     log.push(entry);
     if (log.length > 5000) log = log.slice(-5000);
 
-    if (malformed) {
-      entry.status = 400;
-      return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body is not valid JSON', { validationErrors: ['body must be valid JSON'] });
-    }
     await next();
+    const body: unknown = c.get('body');
+    entry.body = c.get('bodyNote') ?? (body === undefined ? null : redactBody(body));
     entry.status = c.res.type === 'error' ? 0 : c.res.status;
   };
 

@@ -3,9 +3,11 @@ import type { SandboxPlugin, TransactionOutcome } from '../context.js';
 import { acceptedBody } from './wire.js';
 
 export const registerBillingRoutes: SandboxPlugin = (app, ctx) => {
-  app.get('/api/v1.1/credit-balance', (c) =>
-    ctx.ok(c, { creditBalance: ctx.state.creditBalance.map((b) => ({ currency: b.currency, amount: b.amount })) }),
-  );
+  // spec part 4: 404 NOT_FOUND when the account's billing customer is missing (account.customerMissing).
+  app.get('/api/v1.1/credit-balance', (c) => {
+    if (ctx.account.customerMissing) return ctx.fail(c, 404, 'NOT_FOUND', 'Customer not found');
+    return ctx.ok(c, { creditBalance: ctx.state.creditBalance.map((b) => ({ currency: b.currency, amount: b.amount })) });
+  });
 
   // Shape not shown: body { amount, currency?, iccid? } → 201 with a transaction; the result is
   // { currency, amount, balance, iccid? }. An unknown iccid ends FAILED with SIM_NOT_FOUND.

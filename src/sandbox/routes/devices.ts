@@ -10,8 +10,10 @@ export const registerDeviceRoutes: SandboxPlugin = (app, ctx) => {
     // Only end users qualify; a team member's email is not a user (spec part 4).
     const user = typeof body.email === 'string' ? ctx.state.users.get(body.email) : undefined;
     if (!user) return ctx.fail(c, 404, 'USER_NOT_FOUND', 'No end user with this email');
+    // spec part 7: the 409 row names "device already assigned" under CONFLICT; DEVICE_ALREADY_ASSIGNED
+    // is listed only among the codes whose status is not shown, so the table wins.
     if (device.assignedTo && device.assignedTo.email !== user.email) {
-      return ctx.fail(c, 409, 'DEVICE_ALREADY_ASSIGNED', 'The device is already assigned to another user');
+      return ctx.fail(c, 409, 'CONFLICT', 'The device is already assigned to another user');
     }
     if (!device.assignedTo) {
       device.assignedTo = { name: user.name, email: user.email };

@@ -7,7 +7,8 @@ const STATUSES: readonly DeliveryStatus[] = ['PENDING', 'DELIVERED', 'FAILED'];
 
 export function registerDeliveryRoutes(app: SandboxApp, domain: WebhookDomain): void {
   const { ctx } = domain;
-  // An array, newest first, not a page: spec part 4 lists only webhookId and status as query.
+  // A page, newest first: spec part 1 rule 5 gives every list page/pageSize and totals in meta,
+  // with the part 8 bounds (pageSize 1..100, default 20).
   app.get('/api/v1.1/webhook-deliveries', (c) => {
     const webhookId = c.req.query('webhookId') || undefined;
     const status = c.req.query('status')?.toUpperCase() || undefined;
@@ -16,7 +17,7 @@ export function registerDeliveryRoutes(app: SandboxApp, domain: WebhookDomain): 
         validationErrors: [`status must be one of ${STATUSES.join(', ')}`],
       });
     }
-    return ctx.ok(c, domain.deliveries.list({ webhookId, status }).map(deliveryToWire));
+    return ctx.paginate(c, domain.deliveries.list({ webhookId, status }).map(deliveryToWire));
   });
 
   app.post('/api/v1.1/webhook-deliveries/:deliveryId/redeliver', (c) => {

@@ -1,16 +1,17 @@
 import { z } from 'zod';
-import type { SandboxApp, SandboxCtx } from '../context.js';
+import type { SandboxApp } from '../context.js';
 import { E164_PATTERN as E164 } from '../../shared/e164.js';
 import type { WebhookDomain } from './domain.js';
 import type { SmsEventBody, VoiceEventBody } from './event-bodies.js';
 import { startDelivery } from './operator-deliveries.js';
 import type { RegistrationRecord } from './registrations.js';
 import type { WebhookUrlName } from './registration-schema.js';
-import { controlInvalid, controlJson } from './control-answers.js';
+import { controlJson, parseControlBody } from '../control-body.js';
+import { closedObject } from '../closed-object.js';
 
 const e164 = z.string().regex(E164, 'must be an E.164 number');
 
-const smsControlSchema = z.object({
+export const smsEventControlSchema = closedObject({
   operator: z.string().min(1),
   network: z.string().min(1),
   from: e164.optional(),
@@ -18,7 +19,7 @@ const smsControlSchema = z.object({
   text: z.string().optional(),
 });
 
-const voiceControlSchema = z.object({
+export const voiceEventControlSchema = closedObject({
   operator: z.string().min(1),
   network: z.string().min(1),
   from: e164.optional(),
@@ -43,7 +44,7 @@ function subscribers(domain: WebhookDomain, operator: string, network: string, c
 }
 
 /** Delivers one event to every active subscriber's URLs of that channel; one delivery per URL. */
-function fanOut(domain: WebhookDomain, channel: Channel, body: SmsEventBody | VoiceEventBody) {
+function fanOut(domain: WebhookDomain, channel: Channel, body: SmsEventBody | VoiceEventBody): EventDelivery[] {
   const raw = JSON.stringify(body);
   return subscribers(domain, body.operator, body.network, channel).flatMap((registration) =>
     TARGETS[channel].flatMap((name) => {
@@ -67,50 +68,76 @@ function randomNumber(domain: WebhookDomain): string {
   return `+1555${domain.ctx.rng.digits(7)}`;
 }
 
-function parse<T>(domain: WebhookDomain, c: SandboxCtx, schema: z.ZodType<T>): T | Response {
-  const parsed = schema.safeParse(domain.ctx.readBody(c) ?? {});
-  return parsed.success ? parsed.data : controlInvalid(parsed.error);
+export type SmsEventInput = z.input<typeof smsEventControlSchema>;
+export type VoiceEventInput = z.input<typeof voiceEventControlSchema>;
+
+export interface EventDelivery {
+  deliveryId: string;
+  webhookId: string;
+  target: WebhookUrlName;
+}
+
+/** What POST /_sandbox/events/sms answers and `sandbox.sendSmsEvent()` returns. */
+export interface SmsEventResult {
+  event: SmsEventBody;
+  deliveries: EventDelivery[];
+}
+
+/** What POST /_sandbox/events/voice answers and `sandbox.sendVoiceEvent()` returns. */
+export interface VoiceEventResult {
+  event: VoiceEventBody;
+  deliveries: EventDelivery[];
+  /** Set when nothing was delivered because the line's plan has no voice. */
+  skipped?: string;
+}
+
+/** An inbound SMS on an operator and network, delivered to its subscribers. */
+export function sendSmsEvent(domain: WebhookDomain, input: z.output<typeof smsEventControlSchema>): SmsEventResult {
+  const { ctx } = domain;
+  const body: SmsEventBody = {
+    event: 'sms.received',
+    messageId: ctx.newId('msg_', 24),
+    operator: input.operator,
+    network: input.network,
+    from: input.from ?? randomNumber(domain),
+    to: input.to ?? lineOf(domain, input.operator, input.network, false) ?? randomNumber(domain),
+    text: input.text ?? 'Hello from the sandbox',
+    receivedAt: ctx.nowIso(),
+  };
+  return { event: body, deliveries: fanOut(domain, 'sms', body) };
+}
+
+/** An inbound voice event on an operator and network, delivered to its subscribers. */
+export function sendVoiceEvent(domain: WebhookDomain, input: z.output<typeof voiceEventControlSchema>): VoiceEventResult {
+  const { ctx } = domain;
+  const kind = input.kind ?? 'incoming';
+  const body: VoiceEventBody = {
+    event: 'voice.call',
+    kind,
+    callId: ctx.newId('call_', 24),
+    operator: input.operator,
+    network: input.network,
+    from: input.from ?? randomNumber(domain),
+    to: input.to ?? lineOf(domain, input.operator, input.network, true) ?? randomNumber(domain),
+    durationSeconds: kind === 'completed' ? (input.durationSeconds ?? 60) : 0,
+    occurredAt: ctx.nowIso(),
+  };
+  // spec part 4 registration rule 1: voice events arrive only for lines whose plan includes voice.
+  const line = ctx.simByNumber(body.to);
+  if (line && !line.voiceEnabled) return { event: body, deliveries: [], skipped: 'the line has no voice support' };
+  return { event: body, deliveries: fanOut(domain, 'voice', body) };
 }
 
 export function registerEventRoutes(app: SandboxApp, domain: WebhookDomain): void {
-  const { ctx } = domain;
-
   app.post('/_sandbox/events/sms', (c) => {
-    const input = parse(domain, c, smsControlSchema);
+    const input = parseControlBody(c, smsEventControlSchema);
     if (input instanceof Response) return input;
-    const body: SmsEventBody = {
-      event: 'sms.received',
-      messageId: ctx.newId('msg_', 24),
-      operator: input.operator,
-      network: input.network,
-      from: input.from ?? randomNumber(domain),
-      to: input.to ?? lineOf(domain, input.operator, input.network, false) ?? randomNumber(domain),
-      text: input.text ?? 'Hello from the sandbox',
-      receivedAt: ctx.nowIso(),
-    };
-    return controlJson({ event: body, deliveries: fanOut(domain, 'sms', body) }, 202);
+    return controlJson(sendSmsEvent(domain, input), 202);
   });
 
   app.post('/_sandbox/events/voice', (c) => {
-    const input = parse(domain, c, voiceControlSchema);
+    const input = parseControlBody(c, voiceEventControlSchema);
     if (input instanceof Response) return input;
-    const kind = input.kind ?? 'incoming';
-    const body: VoiceEventBody = {
-      event: 'voice.call',
-      kind,
-      callId: ctx.newId('call_', 24),
-      operator: input.operator,
-      network: input.network,
-      from: input.from ?? randomNumber(domain),
-      to: input.to ?? lineOf(domain, input.operator, input.network, true) ?? randomNumber(domain),
-      durationSeconds: kind === 'completed' ? (input.durationSeconds ?? 60) : 0,
-      occurredAt: ctx.nowIso(),
-    };
-    // spec part 4 registration rule 1: voice events arrive only for lines whose plan includes voice.
-    const line = ctx.simByNumber(body.to);
-    if (line && !line.voiceEnabled) {
-      return controlJson({ event: body, deliveries: [], skipped: 'the line has no voice support' }, 202);
-    }
-    return controlJson({ event: body, deliveries: fanOut(domain, 'voice', body) }, 202);
+    return controlJson(sendVoiceEvent(domain, input), 202);
   });
 }

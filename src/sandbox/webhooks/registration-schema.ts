@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { closedObject } from '../closed-object.js';
+import { MASKED } from './registrations.js';
 import { retryPolicyInputSchema } from './retry-policy.js';
+
 
 /** URL schemes each webhookUrls member accepts; voiceStreamUrl is always dialled over WebSocket (spec part 2). */
 function urlWithScheme(schemes: readonly string[]) {
@@ -17,13 +20,13 @@ function urlWithScheme(schemes: readonly string[]) {
 
 const httpUrl = urlWithScheme(['http', 'https']);
 
-export const webhookUrlsSchema = z.object({
+export const webhookUrlsSchema = closedObject({
   messageUrl: httpUrl.optional(),
   callbackMessageUrl: httpUrl.optional(),
   voiceUrl: httpUrl.optional(),
   callbackVoiceUrl: httpUrl.optional(),
   voiceStreamUrl: urlWithScheme(['ws', 'wss', 'http', 'https']).optional(),
-});
+}, 'webhookUrls.');
 
 export type WebhookUrls = z.infer<typeof webhookUrlsSchema>;
 export type WebhookUrlName = keyof WebhookUrls;
@@ -31,23 +34,36 @@ export type WebhookUrlName = keyof WebhookUrls;
 const required = (name: string) => z.string({ error: `${name} is required` }).min(1, `${name} must not be empty`);
 
 /**
+ * A credential value. The masked form a read answers (spec part 2) is refused: a registration
+ * read, edited and sent back would otherwise store the mask as the credential.
+ */
+const credential = (name: string) =>
+  required(name).refine((value) => value !== MASKED, `${name} must be the credential itself, not the masked ${MASKED}`);
+
+/**
  * The credential the sandbox presents to partner URLs (spec part 5 rule 8). The spec shows only
  * `token` for bearer; basic takes `username` + `password`, api_key takes `key` and an optional
  * `headerName` (default X-API-Key).
  */
 export const authenticationSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('none') }),
-  z.object({ type: z.literal('bearer'), token: required('authentication.token') }),
-  z.object({
-    type: z.literal('basic'),
-    username: required('authentication.username'),
-    password: required('authentication.password'),
-  }),
-  z.object({
-    type: z.literal('api_key'),
-    key: required('authentication.key'),
-    headerName: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').optional(),
-  }),
+  closedObject({ type: z.literal('none') }, 'authentication.'),
+  closedObject({ type: z.literal('bearer'), token: credential('authentication.token') }, 'authentication.'),
+  closedObject(
+    {
+      type: z.literal('basic'),
+      username: credential('authentication.username'),
+      password: credential('authentication.password'),
+    },
+    'authentication.',
+  ),
+  closedObject(
+    {
+      type: z.literal('api_key'),
+      key: credential('authentication.key'),
+      headerName: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').optional(),
+    },
+    'authentication.',
+  ),
 ], { error: 'authentication.type must be one of basic, bearer, api_key, none' });
 
 export type Authentication = z.infer<typeof authenticationSchema>;
@@ -61,7 +77,7 @@ export const registrationStatusSchema = z.enum(['active', 'suspended'], {
 export type RegistrationStatus = z.infer<typeof registrationStatusSchema>;
 
 /** POST /api/v1.1/webhooks body; operator, network and eventType are checked first for MISSING_FIELDS. */
-export const createRegistrationSchema = z.object({
+export const createRegistrationSchema = closedObject({
   operator: z.string().min(1, 'operator must not be empty'),
   network: z.string().min(1, 'network must not be empty'),
   eventType: eventTypeSchema,
@@ -72,21 +88,27 @@ export const createRegistrationSchema = z.object({
   update: z.boolean({ error: 'update must be a boolean' }).optional(),
 });
 
-/** PUT /api/v1.1/webhooks/{id} body is a subset of the fields; a null webhookUrls member removes that URL. */
-export const updateRegistrationSchema = z.object({
+/**
+ * PUT /api/v1.1/webhooks/{id}: any subset of the registration fields. `authentication` is replaced
+ * whole, `webhookUrls` is merged member by member (null removes that URL), `retryPolicy` is merged
+ * over the current policy. `null` anywhere else, and any other member (`update`, `id`, `signingSecret`
+ * …), is refused, so what the SDK types as the update body is exactly what is applied.
+ */
+export const updateRegistrationSchema = closedObject({
   operator: createRegistrationSchema.shape.operator.optional(),
   network: createRegistrationSchema.shape.network.optional(),
   eventType: eventTypeSchema.optional(),
   authentication: authenticationSchema.optional(),
-  webhookUrls: z
-    .object({
+  webhookUrls: closedObject(
+    {
       messageUrl: httpUrl.nullable().optional(),
       callbackMessageUrl: httpUrl.nullable().optional(),
       voiceUrl: httpUrl.nullable().optional(),
       callbackVoiceUrl: httpUrl.nullable().optional(),
       voiceStreamUrl: webhookUrlsSchema.shape.voiceStreamUrl.unwrap().nullable().optional(),
-    })
-    .optional(),
+    },
+    'webhookUrls.',
+  ).optional(),
   retryPolicy: retryPolicyInputSchema.optional(),
   status: registrationStatusSchema.optional(),
 });
@@ -102,6 +124,7 @@ export function validationErrors(error: z.ZodError): string[] {
       const bound = issue.code === 'too_small' ? 'at least' : 'at most';
       return `${path} must be ${bound} ${String(issue.code === 'too_small' ? issue.minimum : issue.maximum)}`;
     }
+    if (issue.code === 'unrecognized_keys') return issue.message;
     return path && !issue.message.startsWith(path) ? `${path} ${issue.message}` : issue.message;
   });
 }

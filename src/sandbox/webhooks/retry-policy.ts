@@ -1,18 +1,19 @@
 import { z } from 'zod';
+import { closedObject } from '../closed-object.js';
 
 /**
  * The operator webhook retryPolicy of spec part 8, with its bounds and defaults. `maxAttempts`
  * counts retries of a failed delivery ("retries of a failed delivery"), so a delivery makes at
  * most `1 + maxAttempts` attempts.
  */
-export const retryPolicyInputSchema = z.object({
+export const retryPolicyInputSchema = closedObject({
   maxAttempts: z.number().int().min(1).max(10).optional(),
   backoffStrategy: z
     .enum(['fixed', 'exponential', 'linear'], { error: 'must be one of fixed, exponential, linear' })
     .optional(),
   initialDelaySeconds: z.number().int().min(1).max(60).optional(),
   maxDelaySeconds: z.number().int().min(60).max(3600).optional(),
-});
+}, 'retryPolicy.');
 
 export type RetryPolicyInput = z.infer<typeof retryPolicyInputSchema>;
 export type RetryPolicy = Required<RetryPolicyInput>;

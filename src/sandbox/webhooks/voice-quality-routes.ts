@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import type { SandboxApp } from '../context.js';
 import type { WebhookDomain } from './domain.js';
-import { controlInvalid, controlJson } from './control-answers.js';
-import { voiceQualityWebhookToWire, type VoiceQuality } from './voice-quality.js';
+import { controlJson, parseControlBody } from '../control-body.js';
+import { closedObject } from '../closed-object.js';
+import { voiceQualityWebhookToWire, type VoiceQuality, type VoiceTestCompletedBody } from './voice-quality.js';
 
-const addWebhookSchema = z.object({
+export const addVoiceQualityWebhookSchema = closedObject({
   url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http or https URL' }),
   description: z.string().optional(),
 });
 
-const runTestSchema = z.object({
+export const voiceQualityTestSchema = closedObject({
   iccid: z.string({ error: 'iccid is required' }).min(1, 'iccid is required'),
   mos: z.number().min(1).max(5).optional(),
 });
@@ -23,9 +24,9 @@ export function registerVoiceQualityRoutes(app: SandboxApp, domain: WebhookDomai
   // Control API: the spec shows no way to create voice quality webhooks; this answer is where a
   // receiver learns its signing secret.
   app.post('/_sandbox/voice-quality/webhooks', (c) => {
-    const parsed = addWebhookSchema.safeParse(ctx.readBody(c) ?? {});
-    if (!parsed.success) return controlInvalid(parsed.error);
-    const webhook = voiceQuality.add(parsed.data.url, parsed.data.description ?? '');
+    const input = parseControlBody(c, addVoiceQualityWebhookSchema);
+    if (input instanceof Response) return input;
+    const webhook = voiceQuality.add(input.url, input.description ?? '');
     return controlJson({ ...voiceQualityWebhookToWire(webhook), signingSecret: webhook.signingSecret }, 201);
   });
 
@@ -38,14 +39,32 @@ export function registerVoiceQualityRoutes(app: SandboxApp, domain: WebhookDomai
   app.get('/_sandbox/voice-quality/deliveries', () => controlJson({ deliveries: voiceQuality.deliveries.map((d) => ({ ...d })) }));
 
   app.post('/_sandbox/voice-quality/tests', (c) => {
-    const parsed = runTestSchema.safeParse(ctx.readBody(c) ?? {});
-    if (!parsed.success) return controlInvalid(parsed.error);
-    // spec part 6: the test is run by a line of the account.
-    const sim = ctx.state.sims.get(parsed.data.iccid);
-    if (!sim) return controlJson({ error: 'iccid is not a SIM of the account' }, 404);
-    const event = voiceQuality.report(sim.iccid, sim.phoneNumber, parsed.data.mos);
-    const deliveries = voiceQuality.emit(event);
-    ctx.counters.bump('voiceQuality.tests');
-    return controlJson({ event, deliveries: deliveries.map((d) => ({ deliveryId: d.deliveryId, webhookId: d.webhookId })) }, 202);
+    const input = parseControlBody(c, voiceQualityTestSchema);
+    if (input instanceof Response) return input;
+    const result = runVoiceQualityTest(domain, voiceQuality, input);
+    return result ? controlJson(result, 202) : controlJson({ error: 'iccid is not a SIM of the account' }, 404);
   });
+}
+
+export type VoiceQualityTestInput = z.input<typeof voiceQualityTestSchema>;
+
+/** What POST /_sandbox/voice-quality/tests answers and `sandbox.runVoiceQualityTest()` returns. */
+export interface VoiceQualityTestResult {
+  event: VoiceTestCompletedBody;
+  deliveries: Array<{ deliveryId: string; webhookId: string }>;
+}
+
+/** A line of the account calls the test number; the report goes to every active webhook. Undefined for an unknown ICCID. */
+export function runVoiceQualityTest(
+  domain: WebhookDomain,
+  voiceQuality: VoiceQuality,
+  input: z.output<typeof voiceQualityTestSchema>,
+): VoiceQualityTestResult | undefined {
+  // spec part 6: the test is run by a line of the account.
+  const sim = domain.ctx.state.sims.get(input.iccid);
+  if (!sim) return undefined;
+  const event = voiceQuality.report(sim.iccid, sim.phoneNumber, input.mos);
+  const deliveries = voiceQuality.emit(event);
+  domain.ctx.counters.bump('voiceQuality.tests');
+  return { event, deliveries: deliveries.map((d) => ({ deliveryId: d.deliveryId, webhookId: d.webhookId })) };
 }

@@ -3,10 +3,11 @@ import type { SandboxApp } from '../context.js';
 import { E164_PATTERN as E164 } from '../../shared/e164.js';
 import type { WebhookDomain } from './domain.js';
 import { credentialHeaders } from './registrations.js';
-import { controlInvalid, controlJson } from './control-answers.js';
+import { controlJson, parseControlBody } from '../control-body.js';
+import { closedObject } from '../closed-object.js';
 import { SAMPLE_RATE, FRAME_MS, streamCall, type StreamHandshake } from './voice-stream.js';
 
-const voiceStreamControlSchema = z.object({
+export const voiceStreamControlSchema = closedObject({
   operator: z.string().min(1),
   network: z.string().min(1),
   from: z.string().regex(E164, 'must be an E.164 number').optional(),
@@ -22,9 +23,8 @@ const voiceStreamControlSchema = z.object({
 export function registerVoiceStreamRoutes(app: SandboxApp, domain: WebhookDomain): void {
   const { ctx } = domain;
   app.post('/_sandbox/voice-stream', async (c) => {
-    const parsed = voiceStreamControlSchema.safeParse(ctx.readBody(c) ?? {});
-    if (!parsed.success) return controlInvalid(parsed.error);
-    const input = parsed.data;
+    const input = parseControlBody(c, voiceStreamControlSchema);
+    if (input instanceof Response) return input;
     const handshake: StreamHandshake = {
       event: 'stream.start',
       callId: ctx.newId('call_', 24),

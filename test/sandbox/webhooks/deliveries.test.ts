@@ -254,3 +254,36 @@ describe('retry schedules on the sandbox clock', () => {
     expect((await deliveries())[0]).toMatchObject({ status: 'DELIVERED', attempt: 3, responseCode: 204 });
   });
 });
+
+describe('GET /api/v1.1/webhook-deliveries pages (spec part 1 rule 5, part 8)', () => {
+  it('answers newest-first pages with page, pageSize, total and totalPages in meta', async () => {
+    const { id } = await register({ eventType: 'sms', webhookUrls: { messageUrl: 'https://receiver.invalid/m' } });
+    for (let i = 0; i < 25; i++) {
+      const sent = await h.control('POST', '/_sandbox/events/sms', { ...telstra, text: `n${i}` });
+      expect(sent.status).toBe(202);
+    }
+    const first = await h.api('GET', `/api/v1.1/webhook-deliveries?webhookId=${id}`);
+    expect(first.body.data).toHaveLength(20);
+    expect(first.body.meta).toEqual({ page: 1, pageSize: 20, total: 25, totalPages: 2 });
+    const second = await h.api('GET', `/api/v1.1/webhook-deliveries?webhookId=${id}&page=2&pageSize=10`);
+    expect(second.body.meta).toEqual({ page: 2, pageSize: 10, total: 25, totalPages: 3 });
+    expect(second.body.data.map((d: { deliveryId: string }) => d.deliveryId)).toEqual(
+      first.body.data.slice(10, 20).map((d: { deliveryId: string }) => d.deliveryId),
+    );
+    const past = await h.api('GET', `/api/v1.1/webhook-deliveries?page=9&pageSize=10`);
+    expect(past.body.data).toEqual([]);
+    expect(past.body.meta.total).toBe(25);
+  });
+
+  it('answers 400 VALIDATION_ERROR for pageSize above 100 or below 1 and for page 0', async () => {
+    for (const query of ['pageSize=101', 'pageSize=0', 'page=0', 'page=abc']) {
+      const res = await h.api('GET', `/api/v1.1/webhook-deliveries?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.details.validationErrors).toHaveLength(1);
+    }
+    const max = await h.api('GET', '/api/v1.1/webhook-deliveries?pageSize=100');
+    expect(max.status).toBe(200);
+    expect(max.body.meta).toEqual({ page: 1, pageSize: 100, total: 0, totalPages: 0 });
+  });
+});

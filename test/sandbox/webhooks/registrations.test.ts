@@ -154,6 +154,17 @@ describe('POST /api/v1.1/webhooks', () => {
   });
 });
 
+describe('unknown members on create', () => {
+  it('answers 400 VALIDATION_ERROR naming an unknown member of a POST body', async () => {
+    const res = await h.api('POST', '/api/v1.1/webhooks', { ...telstra, eventType: 'voice', webhookUrl: 'https://p.test/x' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.validationErrors).toEqual([
+      'unknown field webhookUrl (allowed: operator, network, eventType, authentication, webhookUrls, retryPolicy, status, update)',
+    ]);
+    expect((await h.api('GET', '/api/v1.1/webhooks')).body.data).toEqual([]);
+  });
+});
+
 describe('GET, PUT and DELETE /api/v1.1/webhooks/{id}', () => {
   it('answers 404 WEBHOOK_NOT_FOUND for an unknown id on every verb', async () => {
     for (const method of ['GET', 'PUT', 'DELETE']) {
@@ -182,6 +193,67 @@ describe('GET, PUT and DELETE /api/v1.1/webhooks/{id}', () => {
     expect(res.body.data.eventType).toBe('both');
     const read = await h.api('GET', `/api/v1.1/webhooks/${id}`);
     expect(read.body.data).toEqual(res.body.data);
+  });
+
+  it('refuses unknown members of a PUT body, at any depth, naming them and the allowed ones', async () => {
+    const created = await h.api('POST', '/api/v1.1/webhooks', { ...telstra, eventType: 'voice' });
+    const id = created.body.data.id as string;
+    const res = await h.api('PUT', `/api/v1.1/webhooks/${id}`, {
+      stauts: 'active',
+      update: true,
+      webhookUrls: { messageURL: 'https://p.test/m' },
+      retryPolicy: { retries: 3 },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details.validationErrors).toEqual([
+      'unknown field webhookUrls.messageURL (allowed: messageUrl, callbackMessageUrl, voiceUrl, callbackVoiceUrl, voiceStreamUrl)',
+      'unknown field retryPolicy.retries (allowed: maxAttempts, backoffStrategy, initialDelaySeconds, maxDelaySeconds)',
+      'unknown fields stauts, update (allowed: operator, network, eventType, authentication, webhookUrls, retryPolicy, status)',
+    ]);
+    const read = await h.api('GET', `/api/v1.1/webhooks/${id}`);
+    expect(read.body.data.updatedAt).toBe(created.body.data.updatedAt);
+  });
+
+  it('refuses null outside webhookUrls members, and a bearer authentication without its token', async () => {
+    const created = await h.api('POST', '/api/v1.1/webhooks', { ...telstra, eventType: 'voice' });
+    const id = created.body.data.id as string;
+    for (const body of [{ status: null }, { operator: null }, { webhookUrls: null }, { retryPolicy: null }, { authentication: null }]) {
+      const res = await h.api('PUT', `/api/v1.1/webhooks/${id}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    }
+    const noToken = await h.api('PUT', `/api/v1.1/webhooks/${id}`, { authentication: { type: 'bearer' } });
+    expect(noToken.status).toBe(400);
+    expect(noToken.body.error.details.validationErrors).toEqual(['authentication.token is required']);
+    const basicExtra = await h.api('PUT', `/api/v1.1/webhooks/${id}`, { authentication: { type: 'bearer', token: 't', username: 'u' } });
+    expect(basicExtra.body.error.details.validationErrors).toEqual(['unknown field authentication.username (allowed: type, token)']);
+  });
+
+  it('refuses the masked credential a read answers, so a read-edit-write round trip cannot store the mask', async () => {
+    const created = await h.api('POST', '/api/v1.1/webhooks', {
+      ...telstra,
+      eventType: 'voice',
+      authentication: { type: 'bearer', token: 'real-token' },
+    });
+    const id = created.body.data.id as string;
+    const read = await h.api('GET', `/api/v1.1/webhooks/${id}`);
+    const res = await h.api('PUT', `/api/v1.1/webhooks/${id}`, { authentication: read.body.data.authentication });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.validationErrors).toEqual([
+      'authentication.token must be the credential itself, not the masked ***ENCRYPTED***',
+    ]);
+  });
+
+  it('sets and lifts a suspension by hand with status', async () => {
+    const created = await h.api('POST', '/api/v1.1/webhooks', { ...telstra, eventType: 'voice' });
+    const id = created.body.data.id as string;
+    const suspended = await h.api('PUT', `/api/v1.1/webhooks/${id}`, { status: 'suspended' });
+    expect(suspended.body.data.status).toBe('suspended');
+    const lifted = await h.api('PUT', `/api/v1.1/webhooks/${id}`, { status: 'active' });
+    expect(lifted.body.data.status).toBe('active');
+    const bad = await h.api('PUT', `/api/v1.1/webhooks/${id}`, { status: 'paused' });
+    expect(bad.body.error.details.validationErrors).toEqual(['status must be one of active, suspended']);
   });
 
   it('answers 409 CONFLICT when a PUT moves a registration onto a taken operator and network', async () => {
