@@ -2,7 +2,7 @@ import type { AsyncAcceptance } from '../schemas/common.js';
 import type { CompletedTransaction, Transaction } from '../schemas/transaction.js';
 import { TransactionFailedError, TransactionTimeoutError } from './errors.js';
 
-export interface WaitOptions<R = Record<string, unknown>> {
+export interface WaitOptions<R = unknown> {
   /** Give up after this long with TransactionTimeoutError; default 300 000 (5 minutes). */
   timeoutMs?: number;
   /** First delay between polls; it grows ×1.5 per poll up to `maxPollIntervalMs`. Default 1 000. */
@@ -92,7 +92,7 @@ export async function waitForTransaction<R>(
  * What an asynchronous operation returns once accepted: the id to poll, the status endpoint the
  * server named, the whole acceptance answer (unknown fields kept), and `wait()`.
  */
-export class TransactionHandle<R = Record<string, unknown>> {
+export class TransactionHandle<R = unknown> {
   readonly transactionId: string;
   readonly statusEndpoint: string;
   readonly acceptance: AsyncAcceptance;

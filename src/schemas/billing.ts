@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
+import { suggestedBody } from './common.js';
 
 /** Credit balance (spec part 2): one amount per currency. */
 export const creditBalanceSchema = lazy(() => z.looseObject({
@@ -9,12 +10,12 @@ export const creditBalanceSchema = lazy(() => z.looseObject({
 export type CreditBalance = z.infer<ReturnType<typeof creditBalanceSchema>>;
 
 /**
- * Body of POST /api/v1.1/top-up: not shown. The credit balance names amount and currency, so
- * those are the typed fields (amount positive, currency a lower-case code, the account's own when
- * omitted); an iccid targets one SIM; anything else is passed through.
+ * Body of POST /api/v1.1/top-up: not shown (spec part 4, known by name only). Suggested: amount
+ * and currency, named as in the credit balance (amount positive, currency a lower-case code),
+ * and an iccid to target one SIM; none is required, anything else is passed through.
  */
-export const topUpParamsSchema = lazy(() => z.looseObject({
-  amount: z.number().positive(),
+export const topUpParamsSchema = lazy(() => suggestedBody({
+  amount: z.number().positive().optional(),
   currency: z.string().regex(/^[a-z]{3}$/, 'must be a lower-case currency code such as usd').optional(),
   iccid: z.string().min(1).optional(),
 }));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
+import { suggestedBody } from './common.js';
 
 /** eSIM activation (spec part 2); activationCode is null when it was never persisted. */
 export const esimActivationSchema = lazy(() => z.looseObject({
@@ -11,10 +12,11 @@ export const esimActivationSchema = lazy(() => z.looseObject({
 export type EsimActivation = z.infer<ReturnType<typeof esimActivationSchema>>;
 
 /**
- * Body of POST /api/v1.1/esim: not shown. The plan to provision (planId = the plan's productId)
- * and the end user to assign it to (email) are typed; anything else is passed through.
+ * Body of POST /api/v1.1/esim: not shown (spec part 4, known by name only). Suggested: the plan
+ * to provision (planId = the plan's productId) and the end user to assign it to (email); none is
+ * required, anything else is passed through.
  */
-export const esimProvisionParamsSchema = lazy(() => z.looseObject({
+export const esimProvisionParamsSchema = lazy(() => suggestedBody({
   planId: z.string().min(1).optional(),
   email: z.email().optional(),
 }));

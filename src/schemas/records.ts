@@ -1,17 +1,14 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { paginationParams } from './common.js';
+import { type OpenObject, openObjectSchema, paginationParams } from './common.js';
 
 /**
- * Records whose fields the spec does not show (user, order): open objects, every field kept,
- * with the identifying fields the spec's paths imply typed when present.
+ * Records whose fields the spec does not show (user, order: spec part 2): objects whose every
+ * field is kept as sent, whatever its JSON value.
  */
-export const userSchema = lazy(() => z.looseObject({
-  email: z.string().optional(),
-  name: z.string().optional(),
-}));
+export const userSchema = openObjectSchema;
 
-export type User = z.infer<ReturnType<typeof userSchema>>;
+export type User = OpenObject;
 
 export const userListSchema = lazy(() => z.array(userSchema()));
 
@@ -20,10 +17,6 @@ export const userListParamsSchema = lazy(() => z.object(paginationParams()).catc
 
 export type UserListParams = z.input<ReturnType<typeof userListParamsSchema>>;
 
-export const orderSchema = lazy(() => z.looseObject({
-  id: z.string().optional(),
-  orderId: z.string().optional(),
-  status: z.string().optional(),
-}));
+export const orderSchema = openObjectSchema;
 
-export type Order = z.infer<ReturnType<typeof orderSchema>>;
+export type Order = OpenObject;

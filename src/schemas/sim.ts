@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { openEnum, paginationParams, timestamp } from './common.js';
+import { openEnum, openObjectSchema, paginationParams, suggestedBody, timestamp } from './common.js';
 
 export const SIM_STATUSES = ['ACTIVE', 'INACTIVE', 'EXPIRED'] as const;
 export const SIM_ASSIGNED_STATUSES = ['ASSIGNED', 'UNASSIGNED'] as const;
@@ -37,14 +37,11 @@ export const simListParamsSchema = lazy(() => z.strictObject({
 export type SimListParams = z.input<ReturnType<typeof simListParamsSchema>>;
 
 /** Body of POST /api/v1.1/sims/{iccid}/renew-number: not shown; any fields are passed through. */
-export const renewNumberParamsSchema = lazy(() => z.looseObject({}));
+export const renewNumberParamsSchema = lazy(() => suggestedBody({}));
 
 export type RenewNumberParams = z.input<ReturnType<typeof renewNumberParamsSchema>>;
 
-/** Result of renew-number: not shown; the SIM's fields are the natural expectation, none is required. */
-export const renewNumberResultSchema = lazy(() => z.looseObject({
-  iccid: z.string().optional(),
-  phoneNumber: z.string().optional(),
-}));
+/** Result of renew-number: not shown; an object whose fields are kept as sent. */
+export const renewNumberResultSchema = openObjectSchema;
 
 export type RenewNumberResult = z.infer<ReturnType<typeof renewNumberResultSchema>>;

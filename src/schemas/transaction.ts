@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { openEnum, timestamp } from './common.js';
+import { notShown, openEnum, timestamp } from './common.js';
 
 /**
  * Terminal statuses (spec part 3). Every other value, whatever its name, means "still pending":
@@ -27,21 +27,24 @@ const transactionFields = lazy(() => ({
   scheduledDate: timestamp().nullable().optional(),
 }));
 
-/** Without `result`, whose shape depends on the operation. */
+/** Without `result`, whose shape depends on the operation (spec part 2: "operation-specific"). */
 const transactionBaseSchema = lazy(() => z.looseObject(transactionFields()));
 
 export const transactionSchema = lazy(() => z.looseObject({
   ...transactionFields(),
-  result: z.looseObject({}).nullable().optional(),
+  result: notShown().optional(),
 }));
 
-/** A transaction whose `result` has the operation's type `R` (when COMPLETED). */
-export type Transaction<R = Record<string, unknown>> = z.infer<ReturnType<typeof transactionBaseSchema>> & {
+/**
+ * A transaction whose `result` has the operation's type `R` (when COMPLETED). `unknown` where the
+ * operation's result is not shown (a transaction read by id alone, purchase, top-up, port-in).
+ */
+export type Transaction<R = unknown> = z.infer<ReturnType<typeof transactionBaseSchema>> & {
   result?: R | null | undefined;
 };
 
 /** A transaction that reached COMPLETED, with the operation's typed result. */
-export type CompletedTransaction<R = Record<string, unknown>> = Transaction<R> & { status: 'COMPLETED' };
+export type CompletedTransaction<R = unknown> = Transaction<R> & { status: 'COMPLETED' };
 
 /** Builds the poll schema (once per operation, on its first poll) of an operation whose result has a known shape. */
 export function transactionSchemaWithResult<R>(result: z.ZodType<R>): z.ZodType<Transaction<R>> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { openEnum, timestamp } from './common.js';
+import { openEnum, openObjectSchema, timestamp } from './common.js';
 
 export const WEBHOOK_EVENT_TYPES = ['sms', 'voice', 'both'] as const;
 export const WEBHOOK_STATUSES = ['active', 'suspended'] as const;
@@ -10,12 +10,13 @@ export const DELIVERY_STATUSES = ['PENDING', 'FAILED'] as const;
 
 /**
  * The credential the service presents to the partner URL (spec part 5 rule 8). Values come back
- * masked as `***ENCRYPTED***`; the members of basic and api_key are not shown and kept as sent.
+ * masked as `***ENCRYPTED***`. Only bearer's `token` is shown (a string); the members of basic
+ * and api_key are not shown, so any member with any JSON value is kept as sent.
  */
-const authenticationSchema = lazy(() => z.looseObject({
-  type: openEnum(WEBHOOK_AUTHENTICATION_TYPES),
-  token: z.string().optional(),
-}));
+const authenticationSchema = lazy(() => z.union([
+  z.looseObject({ type: z.literal('bearer'), token: z.string().optional() }),
+  z.looseObject({ type: openEnum(WEBHOOK_AUTHENTICATION_TYPES) }),
+]));
 
 const webhookUrlsSchema = lazy(() => z.looseObject({
   messageUrl: z.string().optional(),
@@ -57,12 +58,8 @@ export const webhookRegistrationWithSecretSchema = lazy(() => webhookRegistratio
 
 export type WebhookRegistrationWithSecret = z.infer<ReturnType<typeof webhookRegistrationWithSecretSchema>>;
 
-/** Deletion result: not shown; the id and a status are typed when present. */
-export const webhookDeletionSchema = lazy(() => z.looseObject({
-  id: z.string().optional(),
-  deleted: z.boolean().optional(),
-  status: z.string().optional(),
-}));
+/** Deletion result: not shown; an object whose fields are kept as sent. */
+export const webhookDeletionSchema = openObjectSchema;
 
 export type WebhookDeletion = z.infer<ReturnType<typeof webhookDeletionSchema>>;
 

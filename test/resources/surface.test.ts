@@ -132,7 +132,7 @@ describe('request validation', () => {
     ['blank imei', (c) => c.devices.assign('', { email: 'emp@example.com' }), ['imei']],
     ['webhook create with update not a boolean', (c) => c.webhooks.create({ operator: 'A', network: 'B', eventType: 'sms', update: 'yes' as unknown as boolean }), ['body.update']],
     ['retry policy with a fractional delay', (c) => c.webhooks.update('wh_1', { retryPolicy: { initialDelaySeconds: 1.5 } }), ['body.retryPolicy.initialDelaySeconds']],
-    ['port-in submit without iccid', (c) => c.portIns.submit({ portInNumber: '+14155550100' } as never), ['body.iccid']],
+    ['port-in submit with a number that is not E.164', (c) => c.portIns.submit({ portInNumber: '04155550100', iccid: '8901' }), ['body.portInNumber']],
     ['top-up with a negative amount', (c) => c.billing.topUp({ amount: -5 }), ['body.amount']],
   ];
 

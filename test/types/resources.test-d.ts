@@ -77,7 +77,7 @@ describe('public resource types', () => {
     expectTypeOf(client.plans.retrieve('p')).toEqualTypeOf<ApiPromise<Plan>>();
     expectTypeOf(client.subscriptions.cancel('8901')).toEqualTypeOf<ApiPromise<SubscriptionCancellation>>();
     expectTypeOf<Plan['planType']>().toEqualTypeOf<'FLAT_RATE' | 'PAY_AS_YOU_GO' | (string & {})>();
-    expectTypeOf<Plan['tieredPricing']>().toEqualTypeOf<Record<string, unknown> | undefined>();
+    expectTypeOf<Plan['tieredPricing']>().toEqualTypeOf<unknown>();
   });
 
   it('only the create answer of a webhook registration carries the signing secret', () => {
