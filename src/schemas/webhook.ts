@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { openEnum, openObjectSchema, timestamp } from './common.js';
+import { jsonValue, openEnum, openObjectSchema, paginationParams, timestamp } from './common.js';
 
 export const WEBHOOK_EVENT_TYPES = ['sms', 'voice', 'both'] as const;
 export const WEBHOOK_STATUSES = ['active', 'suspended'] as const;
@@ -95,12 +95,38 @@ const streamUrl = lazy(() => z
     'must be a ws://, wss://, http:// or https:// URL',
   ));
 
-const authenticationInputSchema = lazy(() => z.looseObject({
-  type: z.enum(WEBHOOK_AUTHENTICATION_TYPES),
-  token: z.string().min(1).optional(),
-}));
+/** What a read answers in place of a credential (spec part 2); sent back, it would become the credential. */
+export const MASKED_CREDENTIAL = '***ENCRYPTED***';
 
-const webhookUrlsInputSchema = lazy(() => z.looseObject({
+const credential = lazy(() => z
+  .string()
+  .min(1)
+  .refine((value) => value !== MASKED_CREDENTIAL, `must be the credential itself, not the masked ${MASKED_CREDENTIAL}`));
+
+/**
+ * `authentication` as sent: replaced whole on update. bearer needs its `token` (spec part 2; the
+ * sandbox answers 400 without one). The members of basic and api_key are not shown: the ones the
+ * sandbox reads (`username`, `password`; `key`, `headerName`) are suggested, none is required, and
+ * other members pass through.
+ */
+const authenticationInputSchema = lazy(() => z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('none') }),
+  z.strictObject({ type: z.literal('bearer'), token: credential() }),
+  z.object({
+    type: z.literal('basic'),
+    username: credential().optional(),
+    password: credential().optional(),
+  }).catchall(jsonValue()),
+  z.object({
+    type: z.literal('api_key'),
+    key: credential().optional(),
+    headerName: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').optional(),
+  }).catchall(jsonValue()),
+]));
+
+export type WebhookAuthenticationParams = z.input<ReturnType<typeof authenticationInputSchema>>;
+
+const webhookUrlsInputSchema = lazy(() => z.strictObject({
   messageUrl: httpUrl().optional(),
   callbackMessageUrl: httpUrl().optional(),
   voiceUrl: httpUrl().optional(),
@@ -108,7 +134,16 @@ const webhookUrlsInputSchema = lazy(() => z.looseObject({
   voiceStreamUrl: streamUrl().optional(),
 }));
 
-/** Bounds of spec part 8. */
+/** On update the URLs are merged member by member, and `null` removes one. */
+const webhookUrlsUpdateSchema = lazy(() => z.strictObject({
+  messageUrl: httpUrl().nullable().optional(),
+  callbackMessageUrl: httpUrl().nullable().optional(),
+  voiceUrl: httpUrl().nullable().optional(),
+  callbackVoiceUrl: httpUrl().nullable().optional(),
+  voiceStreamUrl: streamUrl().nullable().optional(),
+}));
+
+/** Bounds of spec part 8; on update merged over the current policy. */
 const retryPolicyInputSchema = lazy(() => z.strictObject({
   maxAttempts: z.number().int().min(1).max(10).optional(),
   backoffStrategy: z.enum(WEBHOOK_BACKOFF_STRATEGIES).optional(),
@@ -116,36 +151,48 @@ const retryPolicyInputSchema = lazy(() => z.strictObject({
   maxDelaySeconds: z.number().int().min(60).max(3600).optional(),
 }));
 
-const registrationFields = lazy(() => ({
-  authentication: authenticationInputSchema().optional(),
-  webhookUrls: webhookUrlsInputSchema().optional(),
-  retryPolicy: retryPolicyInputSchema().optional(),
-}));
-
-/** Body of POST /api/v1.1/webhooks: operator, network and eventType are required in practice. */
-export const webhookCreateParamsSchema = lazy(() => z.looseObject({
+/**
+ * Body of POST /api/v1.1/webhooks: the registration fields of spec part 2, no others.
+ * operator, network and eventType are required in practice (spec part 4).
+ */
+export const webhookCreateParamsSchema = lazy(() => z.strictObject({
   operator: z.string().trim().min(1),
   network: z.string().trim().min(1),
   eventType: z.enum(WEBHOOK_EVENT_TYPES),
-  ...registrationFields(),
+  authentication: authenticationInputSchema().optional(),
+  webhookUrls: webhookUrlsInputSchema().optional(),
+  retryPolicy: retryPolicyInputSchema().optional(),
+  status: z.enum(WEBHOOK_STATUSES).optional(),
   /** true overwrites an existing registration of the same operator and network. */
   update: z.boolean().optional(),
 }));
 
 export type WebhookCreateParams = z.input<ReturnType<typeof webhookCreateParamsSchema>>;
 
-/** Body of PUT /api/v1.1/webhooks/{id}, a subset of the registration fields. */
-export const webhookUpdateParamsSchema = lazy(() => z.looseObject({
+/**
+ * Body of PUT /api/v1.1/webhooks/{id}: any subset of the registration fields, no others
+ * (`update`, `id`, `signingSecret` are refused). `authentication` is replaced whole, `webhookUrls`
+ * merged (`null` removes a URL), `retryPolicy` merged; `status: 'active'` lifts a suspension.
+ */
+export const webhookUpdateParamsSchema = lazy(() => z.strictObject({
   operator: z.string().trim().min(1).optional(),
   network: z.string().trim().min(1).optional(),
   eventType: z.enum(WEBHOOK_EVENT_TYPES).optional(),
-  ...registrationFields(),
+  authentication: authenticationInputSchema().optional(),
+  webhookUrls: webhookUrlsUpdateSchema().optional(),
+  retryPolicy: retryPolicyInputSchema().optional(),
+  status: z.enum(WEBHOOK_STATUSES).optional(),
 }));
 
 export type WebhookUpdateParams = z.input<ReturnType<typeof webhookUpdateParamsSchema>>;
 
-/** Query of GET /api/v1.1/webhook-deliveries. `status` is open: the spec says "for example FAILED". */
+/**
+ * Query of GET /api/v1.1/webhook-deliveries: page and pageSize like every list (spec part 1 rule
+ * 5, bounds of part 8), and the two filters of part 4. `status` is open: the spec says "for
+ * example FAILED".
+ */
 export const webhookDeliveryListParamsSchema = lazy(() => z.strictObject({
+  ...paginationParams(),
   webhookId: z.string().min(1).optional(),
   status: z.string().min(1).optional(),
 }));
