@@ -7,7 +7,8 @@ export const creditBalanceSchema = lazy(() => z.looseObject({
   creditBalance: z.array(z.looseObject({ currency: z.string(), amount: z.number() })),
 }));
 
-export type CreditBalance = z.infer<ReturnType<typeof creditBalanceSchema>>;
+/** Prepaid credit of the account, one amount per currency (spec part 2). */
+export interface CreditBalance extends z.infer<ReturnType<typeof creditBalanceSchema>> {}
 
 /**
  * Body of POST /api/v1.1/top-up: not shown (spec part 4, known by name only). Suggested: amount
@@ -20,4 +21,5 @@ export const topUpParamsSchema = lazy(() => suggestedBody({
   iccid: z.string().min(1).optional(),
 }));
 
-export type TopUpParams = z.input<ReturnType<typeof topUpParamsSchema>>;
+/** Body of `billing.topUp()`: suggested fields, none required (shape not shown). */
+export interface TopUpParams extends z.input<ReturnType<typeof topUpParamsSchema>> {}

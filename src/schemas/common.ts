@@ -26,7 +26,8 @@ export const pageMetaSchema = lazy(() => z.looseObject({
   totalPages: z.number(),
 }));
 
-export type PageMetaData = z.infer<ReturnType<typeof pageMetaSchema>>;
+/** Envelope `meta` of a list answer: page, pageSize, total, totalPages (spec part 2). */
+export interface PageMetaData extends z.infer<ReturnType<typeof pageMetaSchema>> {}
 
 /**
  * Answer of an asynchronous operation (spec part 1 rule 7): 202 (201 for top-up) with the id to
@@ -37,7 +38,8 @@ export const asyncAcceptanceSchema = lazy(() => z.looseObject({
   statusEndpoint: z.string(),
 }));
 
-export type AsyncAcceptance = z.infer<ReturnType<typeof asyncAcceptanceSchema>>;
+/** What an asynchronous operation answers first: the transaction to poll (spec part 1 rule 7). */
+export interface AsyncAcceptance extends z.infer<ReturnType<typeof asyncAcceptanceSchema>> {}
 
 /** A record whose fields the spec does not show: an object, every field kept, any JSON value in each. */
 export const openObjectSchema = lazy(() => z.looseObject({}));
@@ -73,4 +75,5 @@ export const paginationParams = lazy(() => ({
 
 export const paginationParamsSchema = lazy(() => z.strictObject(paginationParams()));
 
-export type PaginationParams = z.infer<ReturnType<typeof paginationParamsSchema>>;
+/** `page` (>= 1) and `pageSize` (1..100) of every list (spec part 8). */
+export interface PaginationParams extends z.infer<ReturnType<typeof paginationParamsSchema>> {}

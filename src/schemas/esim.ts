@@ -9,7 +9,8 @@ export const esimActivationSchema = lazy(() => z.looseObject({
   activationCode: z.string().nullable(),
 }));
 
-export type EsimActivation = z.infer<ReturnType<typeof esimActivationSchema>>;
+/** Activation QR of an eSIM; `activationCode` is null when never persisted (spec part 2). */
+export interface EsimActivation extends z.infer<ReturnType<typeof esimActivationSchema>> {}
 
 /**
  * Body of POST /api/v1.1/esim: not shown (spec part 4, known by name only). Suggested: the plan
@@ -21,7 +22,8 @@ export const esimProvisionParamsSchema = lazy(() => suggestedBody({
   email: z.email().optional(),
 }));
 
-export type EsimProvisionParams = z.input<ReturnType<typeof esimProvisionParamsSchema>>;
+/** Body of `esim.provision()`: suggested fields, none required (shape not shown). */
+export interface EsimProvisionParams extends z.input<ReturnType<typeof esimProvisionParamsSchema>> {}
 
 /** Result of a COMPLETED provisioning transaction (spec part 2: mdn, iccid and qrCode). */
 export const esimProvisioningResultSchema = lazy(() => z.looseObject({
@@ -30,4 +32,5 @@ export const esimProvisioningResultSchema = lazy(() => z.looseObject({
   qrCode: z.string(),
 }));
 
-export type EsimProvisioningResult = z.infer<ReturnType<typeof esimProvisioningResultSchema>>;
+/** Result of a COMPLETED eSIM provisioning: mdn, iccid and qrCode (spec part 2). */
+export interface EsimProvisioningResult extends z.infer<ReturnType<typeof esimProvisioningResultSchema>> {}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { notShown, openEnum, openObjectSchema, suggestedBody } from './common.js';
+import { notShown, type OpenObject, openEnum, openObjectSchema, suggestedBody } from './common.js';
 
 export const PLAN_TYPES = ['FLAT_RATE', 'PAY_AS_YOU_GO'] as const;
 
@@ -23,7 +23,8 @@ export const planSchema = lazy(() => z.looseObject({
   volumeTierPricing: notShown().optional(),
 }));
 
-export type Plan = z.infer<ReturnType<typeof planSchema>>;
+/** A plan of the catalog; `productId` is its display name and id (spec part 2). */
+export interface Plan extends z.infer<ReturnType<typeof planSchema>> {}
 
 /**
  * Body of a plan purchase (v1.1 and v3): not shown (spec part 4, known by name only). Suggested:
@@ -35,9 +36,11 @@ export const planPurchaseParamsSchema = lazy(() => suggestedBody({
   iccid: z.string().min(1).optional(),
 }));
 
-export type PlanPurchaseParams = z.input<ReturnType<typeof planPurchaseParamsSchema>>;
+/** Body of `plans.purchase()` and `plans.purchaseAsync()`: suggested fields, none required (shape not shown). */
+export interface PlanPurchaseParams extends z.input<ReturnType<typeof planPurchaseParamsSchema>> {}
 
 /** Result of the synchronous purchase: not shown; an object whose fields are kept as sent. */
 export const planPurchaseSchema = openObjectSchema;
 
-export type PlanPurchase = z.infer<ReturnType<typeof planPurchaseSchema>>;
+/** Answer of `plans.purchase()`: not shown, every field kept as sent. */
+export interface PlanPurchase extends OpenObject {}

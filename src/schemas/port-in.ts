@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { e164, openEnum, openObjectSchema, paginationParams, suggestedBody, timestamp } from './common.js';
+import { e164, type OpenObject, openEnum, openObjectSchema, paginationParams, suggestedBody, timestamp } from './common.js';
 
 export const PORT_IN_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
 
@@ -12,7 +12,8 @@ export const portInSchema = lazy(() => z.looseObject({
   submittedAt: timestamp(),
 }));
 
-export type PortIn = z.infer<ReturnType<typeof portInSchema>>;
+/** A port-in request (spec part 2). */
+export interface PortIn extends z.infer<ReturnType<typeof portInSchema>> {}
 
 export const portInListSchema = lazy(() => z.array(portInSchema()));
 
@@ -21,7 +22,8 @@ export const portInListParamsSchema = lazy(() => z.strictObject({
   status: z.enum(PORT_IN_STATUSES).optional(),
 }));
 
-export type PortInListParams = z.input<ReturnType<typeof portInListParamsSchema>>;
+/** Query of `portIns.list()`. */
+export interface PortInListParams extends z.input<ReturnType<typeof portInListParamsSchema>> {}
 
 /**
  * Body of POST /api/v1.1/port-in/eligibility: not shown (spec part 4, known by name only).
@@ -32,12 +34,14 @@ export const portInEligibilityParamsSchema = lazy(() => suggestedBody({
   portInNumber: e164().optional(),
 }));
 
-export type PortInEligibilityParams = z.input<ReturnType<typeof portInEligibilityParamsSchema>>;
+/** Body of `portIns.checkEligibility()`: suggested fields, none required (shape not shown). */
+export interface PortInEligibilityParams extends z.input<ReturnType<typeof portInEligibilityParamsSchema>> {}
 
 /** Eligibility answer: not shown; an object whose fields are kept as sent. */
 export const portInEligibilitySchema = openObjectSchema;
 
-export type PortInEligibility = z.infer<ReturnType<typeof portInEligibilitySchema>>;
+/** Answer of `portIns.checkEligibility()`: not shown, every field kept as sent. */
+export interface PortInEligibility extends OpenObject {}
 
 /**
  * Body of POST /api/v3/port-in: not shown (spec part 4, known by name only). Suggested: the
@@ -49,4 +53,5 @@ export const portInSubmitParamsSchema = lazy(() => suggestedBody({
   iccid: z.string().min(1).optional(),
 }));
 
-export type PortInSubmitParams = z.input<ReturnType<typeof portInSubmitParamsSchema>>;
+/** Body of `portIns.submit()`: suggested fields, none required (shape not shown). */
+export interface PortInSubmitParams extends z.input<ReturnType<typeof portInSubmitParamsSchema>> {}

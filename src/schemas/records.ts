@@ -8,15 +8,18 @@ import { type OpenObject, openObjectSchema, paginationParams } from './common.js
  */
 export const userSchema = openObjectSchema;
 
-export type User = OpenObject;
+/** An end user (employee) record: its fields are not shown, every field kept as sent. */
+export interface User extends OpenObject {}
 
 export const userListSchema = lazy(() => z.array(userSchema()));
 
 /** Filters of the user list are not shown: pagination is checked, other parameters pass through. */
 export const userListParamsSchema = lazy(() => z.object(paginationParams()).catchall(z.union([z.string(), z.number(), z.boolean()])));
 
-export type UserListParams = z.input<ReturnType<typeof userListParamsSchema>>;
+/** Query of `users.list()`: pagination checked, other filters passed through. */
+export interface UserListParams extends z.input<ReturnType<typeof userListParamsSchema>> {}
 
 export const orderSchema = openObjectSchema;
 
-export type Order = OpenObject;
+/** An order record: its fields are not shown, every field kept as sent. */
+export interface Order extends OpenObject {}

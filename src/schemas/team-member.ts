@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { jsonValue, notShown, openObjectSchema, paginationParamsSchema, suggestedBody, timestamp } from './common.js';
+import { jsonValue, notShown, type OpenObject, openObjectSchema, paginationParamsSchema, suggestedBody, timestamp } from './common.js';
 
 /**
  * Team member (spec part 2): an account admin, not an end user. `departments` appears only on
@@ -14,7 +14,8 @@ export const teamMemberSchema = lazy(() => z.looseObject({
   departments: notShown().optional(),
 }));
 
-export type TeamMember = z.infer<ReturnType<typeof teamMemberSchema>>;
+/** A team member (account admin, not an end user), as listed (spec part 2). */
+export interface TeamMember extends z.infer<ReturnType<typeof teamMemberSchema>> {}
 
 export const teamMemberListSchema = lazy(() => z.array(teamMemberSchema()));
 
@@ -23,11 +24,13 @@ export const teamMemberDetailSchema = lazy(() => teamMemberSchema().extend({
   invitedAt: timestamp(),
 }));
 
-export type TeamMemberDetail = z.infer<ReturnType<typeof teamMemberDetailSchema>>;
+/** The single team member read: adds invitedAt (spec part 2). */
+export interface TeamMemberDetail extends z.infer<ReturnType<typeof teamMemberDetailSchema>> {}
 
 export const teamMemberListParamsSchema = lazy(() => paginationParamsSchema());
 
-export type TeamMemberListParams = z.input<ReturnType<typeof teamMemberListParamsSchema>>;
+/** Query of `teamMembers.list()`. */
+export interface TeamMemberListParams extends z.input<ReturnType<typeof teamMemberListParamsSchema>> {}
 
 /**
  * Body of POST /api/v1.1/team-members: not shown (spec part 4, known by name only). Suggested:
@@ -42,9 +45,11 @@ export const teamMemberCreateParamsSchema = lazy(() => suggestedBody({
   departments: jsonValue().optional(),
 }));
 
-export type TeamMemberCreateParams = z.input<ReturnType<typeof teamMemberCreateParamsSchema>>;
+/** Body of `teamMembers.create()`: suggested fields, none required (shape not shown). */
+export interface TeamMemberCreateParams extends z.input<ReturnType<typeof teamMemberCreateParamsSchema>> {}
 
 /** Create answer: not shown; an object whose fields are kept as sent. */
 export const teamMemberCreatedSchema = openObjectSchema;
 
-export type TeamMemberCreated = z.infer<ReturnType<typeof teamMemberCreatedSchema>>;
+/** Answer of `teamMembers.create()`: not shown, every field kept as sent. */
+export interface TeamMemberCreated extends OpenObject {}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { jsonValue, openEnum, openObjectSchema, paginationParams, timestamp } from './common.js';
+import { jsonValue, type OpenObject, openEnum, openObjectSchema, paginationParams, timestamp } from './common.js';
 
 export const WEBHOOK_EVENT_TYPES = ['sms', 'voice', 'both'] as const;
 export const WEBHOOK_STATUSES = ['active', 'suspended'] as const;
@@ -47,7 +47,8 @@ export const webhookRegistrationSchema = lazy(() => z.looseObject({
   updatedAt: timestamp().optional(),
 }));
 
-export type WebhookRegistration = z.infer<ReturnType<typeof webhookRegistrationSchema>>;
+/** An operator webhook registration as read, listed or updated: never with signingSecret (spec part 2). */
+export interface WebhookRegistration extends z.infer<ReturnType<typeof webhookRegistrationSchema>> {}
 
 export const webhookRegistrationListSchema = lazy(() => z.array(webhookRegistrationSchema()));
 
@@ -56,12 +57,14 @@ export const webhookRegistrationWithSecretSchema = lazy(() => webhookRegistratio
   signingSecret: z.string(),
 }));
 
-export type WebhookRegistrationWithSecret = z.infer<ReturnType<typeof webhookRegistrationWithSecretSchema>>;
+/** The create/upsert answer: the registration plus its one-time signingSecret (spec part 2). */
+export interface WebhookRegistrationWithSecret extends z.infer<ReturnType<typeof webhookRegistrationWithSecretSchema>> {}
 
 /** Deletion result: not shown; an object whose fields are kept as sent. */
 export const webhookDeletionSchema = openObjectSchema;
 
-export type WebhookDeletion = z.infer<ReturnType<typeof webhookDeletionSchema>>;
+/** Answer of `webhooks.delete()`: not shown, every field kept as sent. */
+export interface WebhookDeletion extends OpenObject {}
 
 /** Delivery record, metadata only (spec part 2). Pending deliveries have no response yet. */
 export const webhookDeliverySchema = lazy(() => z.looseObject({
@@ -74,14 +77,16 @@ export const webhookDeliverySchema = lazy(() => z.looseObject({
   deliveredAt: timestamp().nullable().optional(),
 }));
 
-export type WebhookDelivery = z.infer<ReturnType<typeof webhookDeliverySchema>>;
+/** A delivery record, metadata only (spec part 2). */
+export interface WebhookDelivery extends z.infer<ReturnType<typeof webhookDeliverySchema>> {}
 
 export const webhookDeliveryListSchema = lazy(() => z.array(webhookDeliverySchema()));
 
 /** The test operation's answer: "one synthetic delivery"; its fields are typed when present. */
 export const webhookTestResultSchema = lazy(() => webhookDeliverySchema().partial());
 
-export type WebhookTestResult = z.infer<ReturnType<typeof webhookTestResultSchema>>;
+/** Answer of `webhooks.test()`: the synthetic delivery's fields, when present. */
+export interface WebhookTestResult extends z.infer<ReturnType<typeof webhookTestResultSchema>> {}
 
 // ---- request side (strict enums and bounds of spec part 8) ----
 
@@ -167,7 +172,8 @@ export const webhookCreateParamsSchema = lazy(() => z.strictObject({
   update: z.boolean().optional(),
 }));
 
-export type WebhookCreateParams = z.input<ReturnType<typeof webhookCreateParamsSchema>>;
+/** Body of `webhooks.create()`: the registration fields of spec part 2. */
+export interface WebhookCreateParams extends z.input<ReturnType<typeof webhookCreateParamsSchema>> {}
 
 /**
  * Body of PUT /api/v1.1/webhooks/{id}: any subset of the registration fields, no others
@@ -184,7 +190,8 @@ export const webhookUpdateParamsSchema = lazy(() => z.strictObject({
   status: z.enum(WEBHOOK_STATUSES).optional(),
 }));
 
-export type WebhookUpdateParams = z.input<ReturnType<typeof webhookUpdateParamsSchema>>;
+/** Body of `webhooks.update()`: exactly what PUT applies. */
+export interface WebhookUpdateParams extends z.input<ReturnType<typeof webhookUpdateParamsSchema>> {}
 
 /**
  * Query of GET /api/v1.1/webhook-deliveries: page and pageSize like every list (spec part 1 rule
@@ -197,4 +204,5 @@ export const webhookDeliveryListParamsSchema = lazy(() => z.strictObject({
   status: z.string().min(1).optional(),
 }));
 
-export type WebhookDeliveryListParams = z.input<ReturnType<typeof webhookDeliveryListParamsSchema>>;
+/** Query of `webhooks.deliveries.list()`. */
+export interface WebhookDeliveryListParams extends z.input<ReturnType<typeof webhookDeliveryListParamsSchema>> {}
