@@ -27,7 +27,7 @@ describe('eSIM provisioning results', () => {
     const handle = await use().client.esim.provision({ planId: 'Business 5GB' });
     const pending = await handle.retrieve();
     expect(pending.result).toEqual({ iccid: complete.iccid });
-    const done = await handle.wait({ pollIntervalMs: 10 });
+    const done = await handle.wait({ pollIntervalMs: 100 });
     expect(done.result).toEqual(complete);
     expect(done.result.mdn).toBe(complete.mdn);
   });
