@@ -54,8 +54,7 @@ await run(async ({ client }) => {
     console.log(`Test delivery failed (${error.code}): is ${baseUrl} reachable?`);
   }
 
-  const deliveries = await client.webhooks.deliveries.list({ webhookId: registration.id });
-  for (const delivery of deliveries) {
+  for await (const delivery of client.webhooks.deliveries.list({ webhookId: registration.id })) {
     console.log(`  ${delivery.deliveryId} ${delivery.eventType} ${delivery.status} attempt ${delivery.attempt}`);
   }
   const stored = await client.webhooks.retrieve(registration.id);

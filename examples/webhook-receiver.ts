@@ -99,8 +99,7 @@ try {
   console.log(`Voice stream ${String(handshake?.['callId'])}: ${samples} samples (${samples / 8000} s at 8 kHz) written to ${wavPath}`);
   console.log(`The sandbox says it sent ${String((await streamed)['samplesSent'])} samples`);
 
-  const deliveries = await client.webhooks.deliveries.list({ webhookId: registration.id });
-  for (const delivery of deliveries) {
+  for await (const delivery of client.webhooks.deliveries.list({ webhookId: registration.id })) {
     console.log(`  delivery ${delivery.deliveryId} ${delivery.eventType}: ${delivery.status} ${delivery.responseCode} after ${delivery.attempt} attempt(s)`);
   }
 } finally {

@@ -8,7 +8,7 @@ import { TransactionFailedError, TransactionTimeoutError } from './errors.js';
  * milliseconds up to 2^31−1; the poll intervals are at least 100. There is no "no deadline"
  * value: the longest wait is `timeoutMs: 2 ** 31 - 1` (about 24.8 days).
  */
-export interface WaitOptions<R = Record<string, unknown>> {
+export interface WaitOptions<R = unknown> {
   /** Give up after this long with TransactionTimeoutError; default 300 000 (5 minutes), 1 to 2^31−1. */
   timeoutMs?: number;
   /** First delay between polls; it grows ×1.5 per poll up to `maxPollIntervalMs`. Default 1 000, at least 100. */
@@ -108,7 +108,7 @@ export async function waitForTransaction<R>(
  * What an asynchronous operation returns once accepted: the id to poll, the status endpoint the
  * server named, the whole acceptance answer (unknown fields kept), and `wait()`.
  */
-export class TransactionHandle<R = Record<string, unknown>> {
+export class TransactionHandle<R = unknown> {
   readonly transactionId: string;
   readonly statusEndpoint: string;
   readonly acceptance: AsyncAcceptance;

@@ -2,7 +2,7 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { TransactionHandle } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
 import { type CreditBalance, creditBalanceSchema, type TopUpParams, topUpParamsSchema } from '../schemas/billing.js';
-import { type OpenObject, openObjectSchema } from '../schemas/common.js';
+import { notShown } from '../schemas/common.js';
 import { type Endpoint, Resource } from './endpoint.js';
 import { asyncOperation } from './transactions.js';
 
@@ -13,9 +13,10 @@ const retrieveCreditBalance: Endpoint<CreditBalance> = {
 };
 
 /** Answers 201 (not 202) with the transaction to poll (spec part 1 rule 7); the result is not shown. */
-const topUp = asyncOperation({ path: '/api/v1.1/top-up', body: topUpParamsSchema }, openObjectSchema);
+const topUp = asyncOperation({ path: '/api/v1.1/top-up', body: topUpParamsSchema }, notShown);
 
-export type TopUpResult = OpenObject;
+/** Not shown in the spec: any JSON value, kept as sent. */
+export type TopUpResult = unknown;
 
 export class Billing extends Resource {
   /** Prepaid credit per currency; 404 NOT_FOUND when the customer is missing. */

@@ -1,7 +1,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { TransactionHandle } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
-import { type OpenObject, openObjectSchema } from '../schemas/common.js';
+import { notShown } from '../schemas/common.js';
 import {
   type Plan,
   type PlanPurchase,
@@ -27,9 +27,10 @@ const purchasePlan: Endpoint<PlanPurchase> = {
 };
 
 /** The v3 purchase's result is not shown: an open object. */
-const purchaseAsync = asyncOperation({ path: '/api/v3/plans/purchase', body: planPurchaseParamsSchema }, openObjectSchema);
+const purchaseAsync = asyncOperation({ path: '/api/v3/plans/purchase', body: planPurchaseParamsSchema }, notShown);
 
-export type PlanPurchaseResult = OpenObject;
+/** Not shown in the spec: any JSON value, kept as sent. */
+export type PlanPurchaseResult = unknown;
 
 export class Plans extends Resource {
   /** A plan by its productId (the display name, which is the id; spaces are fine). */

@@ -2,7 +2,7 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { TransactionHandle } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
-import { type OpenObject, openObjectSchema } from '../schemas/common.js';
+import { notShown } from '../schemas/common.js';
 import {
   type PortIn,
   type PortInEligibility,
@@ -34,9 +34,10 @@ const checkEligibility: Endpoint<PortInEligibility> = {
 };
 
 /** Admin tier; answered outside the standard envelope (spec part 1 rule 8). The result is not shown. */
-const submitPortIn = asyncOperation({ path: '/api/v3/port-in', body: portInSubmitParamsSchema, envelope: false }, openObjectSchema);
+const submitPortIn = asyncOperation({ path: '/api/v3/port-in', body: portInSubmitParamsSchema, envelope: false }, notShown);
 
-export type PortInResult = OpenObject;
+/** Not shown in the spec: any JSON value, kept as sent. */
+export type PortInResult = unknown;
 
 export class PortIns extends Resource {
   list(params?: PortInListParams, options?: RequestOptions): PagePromise<PortIn> {

@@ -1,4 +1,5 @@
 import type { ApiPromise } from '../core/api-promise.js';
+import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions, Transport } from '../core/request.js';
 import { z } from 'zod';
 import {
@@ -22,6 +23,7 @@ import {
   webhookUpdateParamsSchema,
 } from '../schemas/webhook.js';
 import { type Endpoint, Resource } from './endpoint.js';
+import { pagesByMeta } from './meta-pages.js';
 
 const WEBHOOK_PATH = '/api/v1.1/webhooks/{id}';
 
@@ -67,7 +69,7 @@ const testWebhook: Endpoint<WebhookTestResult> = {
 };
 const TEST_BODY = { eventType: 'webhook.test' } as const;
 
-/** Not paginated in the spec (only webhookId and status are shown): the whole array. */
+/** Paged like every list (spec part 1 rule 5), though part 4 shows only the two filters. */
 const listDeliveries: Endpoint<WebhookDelivery[]> = {
   method: 'GET',
   path: '/api/v1.1/webhook-deliveries',
@@ -83,8 +85,12 @@ const redeliver: Endpoint<WebhookDelivery> = {
 
 /** The delivery log (metadata only: payloads and response bodies are never returned). */
 export class WebhookDeliveries extends Resource {
-  list(params?: WebhookDeliveryListParams, options?: RequestOptions): ApiPromise<WebhookDelivery[]> {
-    return this.call(listDeliveries, { query: params, options });
+  /**
+   * A page of delivery records, newest first; `for await` walks every page when the answer
+   * carries page meta. A plain array answer (no meta) is the whole log, one page.
+   */
+  list(params?: WebhookDeliveryListParams, options?: RequestOptions): PagePromise<WebhookDelivery> {
+    return pagesByMeta(this.transport, listDeliveries, params, options);
   }
 
   /** Resends the original event to its original endpoint: 202 with a new PENDING record; 409 while one runs. */

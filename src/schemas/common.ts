@@ -26,7 +26,8 @@ export const pageMetaSchema = lazy(() => z.looseObject({
   totalPages: z.number(),
 }));
 
-export type PageMetaData = z.infer<ReturnType<typeof pageMetaSchema>>;
+/** Envelope `meta` of a list answer: page, pageSize, total, totalPages (spec part 2). */
+export interface PageMetaData extends z.infer<ReturnType<typeof pageMetaSchema>> {}
 
 /**
  * Answer of an asynchronous operation (spec part 1 rule 7): 202 (201 for top-up) with the id to
@@ -37,12 +38,31 @@ export const asyncAcceptanceSchema = lazy(() => z.looseObject({
   statusEndpoint: z.string(),
 }));
 
-export type AsyncAcceptance = z.infer<ReturnType<typeof asyncAcceptanceSchema>>;
+/** What an asynchronous operation answers first: the transaction to poll (spec part 1 rule 7). */
+export interface AsyncAcceptance extends z.infer<ReturnType<typeof asyncAcceptanceSchema>> {}
 
-/** A record whose fields the spec does not show; every field of the object is kept. */
+/** A record whose fields the spec does not show: an object, every field kept, any JSON value in each. */
 export const openObjectSchema = lazy(() => z.looseObject({}));
 
 export type OpenObject = z.infer<ReturnType<typeof openObjectSchema>>;
+
+/**
+ * A value whose shape the spec does not show: any JSON value is accepted and kept as sent, so a
+ * shape the SDK did not guess never fails a whole answer. Typed `unknown`: narrow before use.
+ */
+export const notShown = lazy(() => z.unknown());
+
+/** Any JSON value, on the request side: what a body can carry (no bigint, function, Date, undefined). */
+export const jsonValue = lazy(() => z.json());
+
+/**
+ * Body of an endpoint known by name only (spec part 4: "request and response shapes … not
+ * shown"). The suggested fields are typed and checked when given; none is required, and any
+ * other field with a JSON value is sent as given.
+ */
+export function suggestedBody<const S extends z.ZodRawShape>(suggested: S) {
+  return z.object(suggested).catchall(jsonValue());
+}
 
 /** E.164 phone number (spec part 2: SIM phoneNumber, port-in number, SMS numbers). */
 export const e164 = lazy(() => z.string().regex(E164_PATTERN, E164_MESSAGE));
@@ -55,4 +75,5 @@ export const paginationParams = lazy(() => ({
 
 export const paginationParamsSchema = lazy(() => z.strictObject(paginationParams()));
 
-export type PaginationParams = z.infer<ReturnType<typeof paginationParamsSchema>>;
+/** `page` (>= 1) and `pageSize` (1..100) of every list (spec part 8). */
+export interface PaginationParams extends z.infer<ReturnType<typeof paginationParamsSchema>> {}

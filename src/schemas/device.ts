@@ -7,11 +7,13 @@ export const deviceAssignmentSchema = lazy(() => z.looseObject({
   assignedTo: z.looseObject({ name: z.string(), email: z.string() }),
 }));
 
-export type DeviceAssignment = z.infer<ReturnType<typeof deviceAssignmentSchema>>;
+/** A device assigned to an end user (spec part 2). */
+export interface DeviceAssignment extends z.infer<ReturnType<typeof deviceAssignmentSchema>> {}
 
 /** Body of POST /api/v1.1/devices/{imei}/assign: the end user's email (spec part 4). */
 export const deviceAssignParamsSchema = lazy(() => z.looseObject({
   email: z.email(),
 }));
 
-export type DeviceAssignParams = z.input<ReturnType<typeof deviceAssignParamsSchema>>;
+/** Body of `devices.assign()`: the end user's email. */
+export interface DeviceAssignParams extends z.input<ReturnType<typeof deviceAssignParamsSchema>> {}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
+import { suggestedBody } from './common.js';
 
 /** eSIM activation (spec part 2); activationCode is null when it was never persisted. */
 export const esimActivationSchema = lazy(() => z.looseObject({
@@ -8,18 +9,21 @@ export const esimActivationSchema = lazy(() => z.looseObject({
   activationCode: z.string().nullable(),
 }));
 
-export type EsimActivation = z.infer<ReturnType<typeof esimActivationSchema>>;
+/** Activation QR of an eSIM; `activationCode` is null when never persisted (spec part 2). */
+export interface EsimActivation extends z.infer<ReturnType<typeof esimActivationSchema>> {}
 
 /**
- * Body of POST /api/v1.1/esim: not shown. The plan to provision (planId = the plan's productId)
- * and the end user to assign it to (email) are typed; anything else is passed through.
+ * Body of POST /api/v1.1/esim: not shown (spec part 4, known by name only). Suggested: the plan
+ * to provision (planId = the plan's productId) and the end user to assign it to (email); none is
+ * required, anything else is passed through.
  */
-export const esimProvisionParamsSchema = lazy(() => z.looseObject({
+export const esimProvisionParamsSchema = lazy(() => suggestedBody({
   planId: z.string().min(1).optional(),
   email: z.email().optional(),
 }));
 
-export type EsimProvisionParams = z.input<ReturnType<typeof esimProvisionParamsSchema>>;
+/** Body of `esim.provision()`: suggested fields, none required (shape not shown). */
+export interface EsimProvisionParams extends z.input<ReturnType<typeof esimProvisionParamsSchema>> {}
 
 /** Result of a COMPLETED provisioning transaction (spec part 2: mdn, iccid and qrCode). */
 export const esimProvisioningResultSchema = lazy(() => z.looseObject({
@@ -28,4 +32,5 @@ export const esimProvisioningResultSchema = lazy(() => z.looseObject({
   qrCode: z.string(),
 }));
 
-export type EsimProvisioningResult = z.infer<ReturnType<typeof esimProvisioningResultSchema>>;
+/** Result of a COMPLETED eSIM provisioning: mdn, iccid and qrCode (spec part 2). */
+export interface EsimProvisioningResult extends z.infer<ReturnType<typeof esimProvisioningResultSchema>> {}

@@ -11,7 +11,8 @@ export const simGroupSchema = lazy(() => z.looseObject({
   dataUnit: z.string(),
 }));
 
-export type SimGroup = z.infer<ReturnType<typeof simGroupSchema>>;
+/** A SIM group, keyed by its exact, case-sensitive name (spec part 2). */
+export interface SimGroup extends z.infer<ReturnType<typeof simGroupSchema>> {}
 
 /** User group deletion (spec part 2): a soft delete, status DELETED. */
 export const userGroupDeletionSchema = lazy(() => z.looseObject({
@@ -19,4 +20,5 @@ export const userGroupDeletionSchema = lazy(() => z.looseObject({
   status: openEnum(['DELETED'] as const),
 }));
 
-export type UserGroupDeletion = z.infer<ReturnType<typeof userGroupDeletionSchema>>;
+/** Result of a user group soft delete: status DELETED (spec part 2). */
+export interface UserGroupDeletion extends z.infer<ReturnType<typeof userGroupDeletionSchema>> {}

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { openEnum } from './common.js';
+import { notShown, type OpenObject, openEnum, openObjectSchema, suggestedBody } from './common.js';
 
 export const PLAN_TYPES = ['FLAT_RATE', 'PAY_AS_YOU_GO'] as const;
 
-/** Plan (spec part 2). The inner shape of both pricing objects is not shown: open objects. */
+/** Plan (spec part 2). The inner shape of both pricing objects is not shown: any JSON value. */
 export const planSchema = lazy(() => z.looseObject({
   productId: z.string(),
   description: z.string(),
@@ -19,31 +19,28 @@ export const planSchema = lazy(() => z.looseObject({
   isEsim: z.boolean(),
   planType: openEnum(PLAN_TYPES),
   recurring: z.boolean(),
-  tieredPricing: z.looseObject({}).optional(),
-  volumeTierPricing: z.looseObject({}).optional(),
+  tieredPricing: notShown().optional(),
+  volumeTierPricing: notShown().optional(),
 }));
 
-export type Plan = z.infer<ReturnType<typeof planSchema>>;
+/** A plan of the catalog; `productId` is its display name and id (spec part 2). */
+export interface Plan extends z.infer<ReturnType<typeof planSchema>> {}
 
 /**
- * Body of a plan purchase (v1.1 and v3): not shown. A purchase needs a plan and a SIM, named as
- * elsewhere in the spec (the plan's productId as planId, the SIM's iccid); other fields pass through.
+ * Body of a plan purchase (v1.1 and v3): not shown (spec part 4, known by name only). Suggested:
+ * the plan (its productId, as planId) and the SIM (iccid), named as elsewhere in the spec; none
+ * is required, other fields pass through.
  */
-export const planPurchaseParamsSchema = lazy(() => z.looseObject({
-  planId: z.string().min(1),
-  iccid: z.string().min(1),
+export const planPurchaseParamsSchema = lazy(() => suggestedBody({
+  planId: z.string().min(1).optional(),
+  iccid: z.string().min(1).optional(),
 }));
 
-export type PlanPurchaseParams = z.input<ReturnType<typeof planPurchaseParamsSchema>>;
+/** Body of `plans.purchase()` and `plans.purchaseAsync()`: suggested fields, none required (shape not shown). */
+export interface PlanPurchaseParams extends z.input<ReturnType<typeof planPurchaseParamsSchema>> {}
 
-/** Result of the synchronous purchase: not shown; the order's fields are typed when present. */
-export const planPurchaseSchema = lazy(() => z.looseObject({
-  orderId: z.string().optional(),
-  iccid: z.string().optional(),
-  planId: z.string().optional(),
-  status: z.string().optional(),
-  amount: z.number().optional(),
-  currency: z.string().optional(),
-}));
+/** Result of the synchronous purchase: not shown; an object whose fields are kept as sent. */
+export const planPurchaseSchema = openObjectSchema;
 
-export type PlanPurchase = z.infer<ReturnType<typeof planPurchaseSchema>>;
+/** Answer of `plans.purchase()`: not shown, every field kept as sent. */
+export interface PlanPurchase extends OpenObject {}

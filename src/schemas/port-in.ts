@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { e164, openEnum, paginationParams, timestamp } from './common.js';
+import { e164, type OpenObject, openEnum, openObjectSchema, paginationParams, suggestedBody, timestamp } from './common.js';
 
 export const PORT_IN_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
 
@@ -12,7 +12,8 @@ export const portInSchema = lazy(() => z.looseObject({
   submittedAt: timestamp(),
 }));
 
-export type PortIn = z.infer<ReturnType<typeof portInSchema>>;
+/** A port-in request (spec part 2). */
+export interface PortIn extends z.infer<ReturnType<typeof portInSchema>> {}
 
 export const portInListSchema = lazy(() => z.array(portInSchema()));
 
@@ -21,32 +22,36 @@ export const portInListParamsSchema = lazy(() => z.strictObject({
   status: z.enum(PORT_IN_STATUSES).optional(),
 }));
 
-export type PortInListParams = z.input<ReturnType<typeof portInListParamsSchema>>;
+/** Query of `portIns.list()`. */
+export interface PortInListParams extends z.input<ReturnType<typeof portInListParamsSchema>> {}
 
 /**
- * Body of POST /api/v1.1/port-in/eligibility: not shown. The number to port is the one field the
- * spec names for port-ins (portInNumber, E.164); the operator and network of the target line
- * are passed through when given.
+ * Body of POST /api/v1.1/port-in/eligibility: not shown (spec part 4, known by name only).
+ * Suggested: the number to port, named as on the port-in request (portInNumber, E.164 when
+ * given); nothing is required, other fields (an operator, a network …) pass through.
  */
-export const portInEligibilityParamsSchema = lazy(() => z.looseObject({
-  portInNumber: e164(),
+export const portInEligibilityParamsSchema = lazy(() => suggestedBody({
+  portInNumber: e164().optional(),
 }));
 
-export type PortInEligibilityParams = z.input<ReturnType<typeof portInEligibilityParamsSchema>>;
+/** Body of `portIns.checkEligibility()`: suggested fields, none required (shape not shown). */
+export interface PortInEligibilityParams extends z.input<ReturnType<typeof portInEligibilityParamsSchema>> {}
 
-/** Eligibility answer: not shown; an `eligible` flag is typed when present. */
-export const portInEligibilitySchema = lazy(() => z.looseObject({
-  eligible: z.boolean().optional(),
-  portInNumber: z.string().optional(),
-  reason: z.string().optional(),
+/** Eligibility answer: not shown; an object whose fields are kept as sent. */
+export const portInEligibilitySchema = openObjectSchema;
+
+/** Answer of `portIns.checkEligibility()`: not shown, every field kept as sent. */
+export interface PortInEligibility extends OpenObject {}
+
+/**
+ * Body of POST /api/v3/port-in: not shown (spec part 4, known by name only). Suggested: the
+ * port-in request's fields, portInNumber (E.164 when given) and iccid; none is required, other
+ * fields pass through.
+ */
+export const portInSubmitParamsSchema = lazy(() => suggestedBody({
+  portInNumber: e164().optional(),
+  iccid: z.string().min(1).optional(),
 }));
 
-export type PortInEligibility = z.infer<ReturnType<typeof portInEligibilitySchema>>;
-
-/** Body of POST /api/v3/port-in: not shown; the port-in request's portInNumber and iccid. */
-export const portInSubmitParamsSchema = lazy(() => z.looseObject({
-  portInNumber: e164(),
-  iccid: z.string().min(1),
-}));
-
-export type PortInSubmitParams = z.input<ReturnType<typeof portInSubmitParamsSchema>>;
+/** Body of `portIns.submit()`: suggested fields, none required (shape not shown). */
+export interface PortInSubmitParams extends z.input<ReturnType<typeof portInSubmitParamsSchema>> {}

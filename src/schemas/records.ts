@@ -1,29 +1,25 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { paginationParams } from './common.js';
+import { type OpenObject, openObjectSchema, paginationParams } from './common.js';
 
 /**
- * Records whose fields the spec does not show (user, order): open objects, every field kept,
- * with the identifying fields the spec's paths imply typed when present.
+ * Records whose fields the spec does not show (user, order: spec part 2): objects whose every
+ * field is kept as sent, whatever its JSON value.
  */
-export const userSchema = lazy(() => z.looseObject({
-  email: z.string().optional(),
-  name: z.string().optional(),
-}));
+export const userSchema = openObjectSchema;
 
-export type User = z.infer<ReturnType<typeof userSchema>>;
+/** An end user (employee) record: its fields are not shown, every field kept as sent. */
+export interface User extends OpenObject {}
 
 export const userListSchema = lazy(() => z.array(userSchema()));
 
 /** Filters of the user list are not shown: pagination is checked, other parameters pass through. */
 export const userListParamsSchema = lazy(() => z.object(paginationParams()).catchall(z.union([z.string(), z.number(), z.boolean()])));
 
-export type UserListParams = z.input<ReturnType<typeof userListParamsSchema>>;
+/** Query of `users.list()`: pagination checked, other filters passed through. */
+export interface UserListParams extends z.input<ReturnType<typeof userListParamsSchema>> {}
 
-export const orderSchema = lazy(() => z.looseObject({
-  id: z.string().optional(),
-  orderId: z.string().optional(),
-  status: z.string().optional(),
-}));
+export const orderSchema = openObjectSchema;
 
-export type Order = z.infer<ReturnType<typeof orderSchema>>;
+/** An order record: its fields are not shown, every field kept as sent. */
+export interface Order extends OpenObject {}

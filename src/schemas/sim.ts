@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { openEnum, paginationParams, timestamp } from './common.js';
+import { type OpenObject, openEnum, openObjectSchema, paginationParams, suggestedBody, timestamp } from './common.js';
 
 export const SIM_STATUSES = ['ACTIVE', 'INACTIVE', 'EXPIRED'] as const;
 export const SIM_ASSIGNED_STATUSES = ['ASSIGNED', 'UNASSIGNED'] as const;
@@ -21,7 +21,8 @@ export const simSchema = lazy(() => z.looseObject({
   createdAt: timestamp(),
 }));
 
-export type Sim = z.infer<ReturnType<typeof simSchema>>;
+/** A SIM or eSIM line of the account (spec part 2). */
+export interface Sim extends z.infer<ReturnType<typeof simSchema>> {}
 
 export const simListSchema = lazy(() => z.array(simSchema()));
 
@@ -34,17 +35,17 @@ export const simListParamsSchema = lazy(() => z.strictObject({
   search: z.string().min(1).optional(),
 }));
 
-export type SimListParams = z.input<ReturnType<typeof simListParamsSchema>>;
+/** Query of `sims.list()` (spec part 4). */
+export interface SimListParams extends z.input<ReturnType<typeof simListParamsSchema>> {}
 
 /** Body of POST /api/v1.1/sims/{iccid}/renew-number: not shown; any fields are passed through. */
-export const renewNumberParamsSchema = lazy(() => z.looseObject({}));
+export const renewNumberParamsSchema = lazy(() => suggestedBody({}));
 
-export type RenewNumberParams = z.input<ReturnType<typeof renewNumberParamsSchema>>;
+/** Body of `sims.renewNumber()`: any JSON fields (shape not shown). */
+export interface RenewNumberParams extends z.input<ReturnType<typeof renewNumberParamsSchema>> {}
 
-/** Result of renew-number: not shown; the SIM's fields are the natural expectation, none is required. */
-export const renewNumberResultSchema = lazy(() => z.looseObject({
-  iccid: z.string().optional(),
-  phoneNumber: z.string().optional(),
-}));
+/** Result of renew-number: not shown; an object whose fields are kept as sent. */
+export const renewNumberResultSchema = openObjectSchema;
 
-export type RenewNumberResult = z.infer<ReturnType<typeof renewNumberResultSchema>>;
+/** Answer of `sims.renewNumber()`: not shown, every field kept as sent. */
+export interface RenewNumberResult extends OpenObject {}

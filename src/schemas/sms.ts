@@ -7,7 +7,8 @@ export const smsSendResultSchema = lazy(() => z.looseObject({
   message: z.string(),
 }));
 
-export type SmsSendResult = z.infer<ReturnType<typeof smsSendResultSchema>>;
+/** Answer of `sms.send()` (spec part 2). */
+export interface SmsSendResult extends z.infer<ReturnType<typeof smsSendResultSchema>> {}
 
 /** Body of POST /api/v1.1/sms: all three fields required (spec part 4). */
 export const smsSendParamsSchema = lazy(() => z.strictObject({
@@ -16,4 +17,5 @@ export const smsSendParamsSchema = lazy(() => z.strictObject({
   text: z.string().min(1),
 }));
 
-export type SmsSendParams = z.input<ReturnType<typeof smsSendParamsSchema>>;
+/** Body of `sms.send()`: all three fields required (spec part 4). */
+export interface SmsSendParams extends z.input<ReturnType<typeof smsSendParamsSchema>> {}

@@ -19,7 +19,8 @@ export const subscriptionSchema = lazy(() => z.looseObject({
   network: z.string(),
 }));
 
-export type Subscription = z.infer<ReturnType<typeof subscriptionSchema>>;
+/** A plan subscription of a SIM, as listed (spec part 2). */
+export interface Subscription extends z.infer<ReturnType<typeof subscriptionSchema>> {}
 
 export const subscriptionListSchema = lazy(() => z.array(subscriptionSchema()));
 
@@ -30,7 +31,8 @@ export const subscriptionDetailSchema = lazy(() => subscriptionSchema().extend({
   orderId: z.string(),
 }));
 
-export type SubscriptionDetail = z.infer<ReturnType<typeof subscriptionDetailSchema>>;
+/** The single-SIM subscription read: the list item plus planCode, scheduledDate, orderId (spec part 2). */
+export interface SubscriptionDetail extends z.infer<ReturnType<typeof subscriptionDetailSchema>> {}
 
 /** Cancel result (spec part 2); status is typically CANCEL_SCHEDULED (part 3). */
 export const subscriptionCancellationSchema = lazy(() => z.looseObject({
@@ -39,11 +41,13 @@ export const subscriptionCancellationSchema = lazy(() => z.looseObject({
   cancelledDate: timestamp(),
 }));
 
-export type SubscriptionCancellation = z.infer<ReturnType<typeof subscriptionCancellationSchema>>;
+/** Result of `subscriptions.cancel()`, typically CANCEL_SCHEDULED (spec parts 2 and 3). */
+export interface SubscriptionCancellation extends z.infer<ReturnType<typeof subscriptionCancellationSchema>> {}
 
 export const subscriptionListParamsSchema = lazy(() => z.strictObject({
   ...paginationParams(),
   status: z.enum(SUBSCRIPTION_STATUS_FILTERS).optional(),
 }));
 
-export type SubscriptionListParams = z.input<ReturnType<typeof subscriptionListParamsSchema>>;
+/** Query of `subscriptions.list()`. */
+export interface SubscriptionListParams extends z.input<ReturnType<typeof subscriptionListParamsSchema>> {}

@@ -1,20 +1,21 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { paginationParamsSchema, timestamp } from './common.js';
+import { jsonValue, notShown, type OpenObject, openObjectSchema, paginationParamsSchema, suggestedBody, timestamp } from './common.js';
 
 /**
  * Team member (spec part 2): an account admin, not an end user. `departments` appears only on
- * rows of Standard Admin members in the list; its element shape is not shown.
+ * rows of Standard Admin members in the list; its shape is not shown, so any JSON value is kept.
  */
 export const teamMemberSchema = lazy(() => z.looseObject({
   name: z.string(),
   email: z.string(),
   role: z.string(),
   status: z.string(),
-  departments: z.array(z.string()).optional(),
+  departments: notShown().optional(),
 }));
 
-export type TeamMember = z.infer<ReturnType<typeof teamMemberSchema>>;
+/** A team member (account admin, not an end user), as listed (spec part 2). */
+export interface TeamMember extends z.infer<ReturnType<typeof teamMemberSchema>> {}
 
 export const teamMemberListSchema = lazy(() => z.array(teamMemberSchema()));
 
@@ -23,27 +24,32 @@ export const teamMemberDetailSchema = lazy(() => teamMemberSchema().extend({
   invitedAt: timestamp(),
 }));
 
-export type TeamMemberDetail = z.infer<ReturnType<typeof teamMemberDetailSchema>>;
+/** The single team member read: adds invitedAt (spec part 2). */
+export interface TeamMemberDetail extends z.infer<ReturnType<typeof teamMemberDetailSchema>> {}
 
 export const teamMemberListParamsSchema = lazy(() => paginationParamsSchema());
 
-export type TeamMemberListParams = z.input<ReturnType<typeof teamMemberListParamsSchema>>;
+/** Query of `teamMembers.list()`. */
+export interface TeamMemberListParams extends z.input<ReturnType<typeof teamMemberListParamsSchema>> {}
 
 /**
- * Body of POST /api/v1.1/team-members: not shown. The team member's own fields: name, email and
- * role (for example Admin; the server answers 422 INVALID_ROLE for others), departments for
- * Standard Admin members.
+ * Body of POST /api/v1.1/team-members: not shown (spec part 4, known by name only). Suggested:
+ * the team member's own fields, name, email and role (for example Admin; the server answers 422
+ * INVALID_ROLE for others), and departments for Standard Admin members (any JSON value: its
+ * shape is not shown). None is required; other fields pass through.
  */
-export const teamMemberCreateParamsSchema = lazy(() => z.looseObject({
-  name: z.string().trim().min(1),
-  email: z.email(),
-  role: z.string().trim().min(1),
-  departments: z.array(z.string()).optional(),
+export const teamMemberCreateParamsSchema = lazy(() => suggestedBody({
+  name: z.string().trim().min(1).optional(),
+  email: z.email().optional(),
+  role: z.string().trim().min(1).optional(),
+  departments: jsonValue().optional(),
 }));
 
-export type TeamMemberCreateParams = z.input<ReturnType<typeof teamMemberCreateParamsSchema>>;
+/** Body of `teamMembers.create()`: suggested fields, none required (shape not shown). */
+export interface TeamMemberCreateParams extends z.input<ReturnType<typeof teamMemberCreateParamsSchema>> {}
 
-/** Create answer: not shown; typed as a team member whose fields may be partial. */
-export const teamMemberCreatedSchema = lazy(() => teamMemberSchema().partial().extend({ email: z.string() }));
+/** Create answer: not shown; an object whose fields are kept as sent. */
+export const teamMemberCreatedSchema = openObjectSchema;
 
-export type TeamMemberCreated = z.infer<ReturnType<typeof teamMemberCreatedSchema>>;
+/** Answer of `teamMembers.create()`: not shown, every field kept as sent. */
+export interface TeamMemberCreated extends OpenObject {}

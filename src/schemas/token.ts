@@ -8,4 +8,5 @@ export const tokenResponseSchema = z.looseObject({
   expires_at: z.string(),
 });
 
-export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+/** The token exchange answer, snake_case as on the wire (spec part 2). */
+export interface TokenResponse extends z.infer<typeof tokenResponseSchema> {}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { openEnum, timestamp } from './common.js';
+import { notShown, openEnum, timestamp } from './common.js';
 
 /**
  * Terminal statuses (spec part 3). Every other value, whatever its name, means "still pending":
@@ -27,23 +27,57 @@ const transactionFields = lazy(() => ({
   scheduledDate: timestamp().nullable().optional(),
 }));
 
-/** Without `result`, whose shape depends on the operation. */
+/** Without `result`, whose shape depends on the operation (spec part 2: "operation-specific"). */
 const transactionBaseSchema = lazy(() => z.looseObject(transactionFields()));
 
 export const transactionSchema = lazy(() => z.looseObject({
   ...transactionFields(),
-  result: z.looseObject({}).nullable().optional(),
+  result: notShown().optional(),
 }));
 
-/** A transaction whose `result` has the operation's type `R` (when COMPLETED). */
-export type Transaction<R = Record<string, unknown>> = z.infer<ReturnType<typeof transactionBaseSchema>> & {
-  result?: R | null | undefined;
-};
+/**
+ * The result of an operation while it runs, or once it failed: the spec shows only the COMPLETED
+ * result, so the fields of `R` may be missing until then.
+ */
+export type PendingResult<R> = R extends object ? Partial<R> : R;
 
-/** A transaction that reached COMPLETED, with the operation's typed result. */
-export type CompletedTransaction<R = Record<string, unknown>> = Transaction<R> & { status: 'COMPLETED' };
+/**
+ * A transaction of an operation whose result has the type `R` once COMPLETED (see
+ * `CompletedTransaction`). `R` is `unknown` where the operation's result is not shown (a
+ * transaction read by id alone, purchase, top-up, port-in).
+ */
+/** The fields of every transaction, whatever its operation and status (spec part 2). */
+export interface TransactionFields extends z.infer<ReturnType<typeof transactionBaseSchema>> {}
 
-/** Builds the poll schema (once per operation, on its first poll) of an operation whose result has a known shape. */
+export interface Transaction<R = unknown> extends TransactionFields {
+  /** Whatever the operation has produced so far; typed in full once COMPLETED. */
+  result?: PendingResult<R> | null | undefined;
+}
+
+/**
+ * A transaction that reached COMPLETED, with the operation's result present and typed (for eSIM
+ * provisioning `{ mdn, iccid, qrCode }`, spec part 2). What `wait()` resolves to.
+ */
+export interface CompletedTransaction<R = unknown> extends TransactionFields {
+  status: 'COMPLETED';
+  result: R;
+}
+
+/**
+ * Builds the poll schema (once per operation, on its first poll) of an operation whose result has
+ * a known shape. Before COMPLETED the result's fields may be missing (an object result is checked
+ * as partial); at COMPLETED the result must be whole, or the poll is a ResponseValidationError.
+ */
 export function transactionSchemaWithResult<R>(result: z.ZodType<R>): z.ZodType<Transaction<R>> {
-  return transactionBaseSchema().extend({ result: result.nullable().optional() }) as unknown as z.ZodType<Transaction<R>>;
+  const pending = result instanceof z.ZodObject ? result.partial() : result;
+  return transactionBaseSchema()
+    .extend({ result: pending.nullable().optional() })
+    .superRefine((transaction, context) => {
+      if (transaction.status !== 'COMPLETED') return;
+      const completed = result.safeParse(transaction.result);
+      if (completed.success) return;
+      for (const issue of completed.error.issues) {
+        context.addIssue({ code: 'custom', message: issue.message, path: ['result', ...issue.path] });
+      }
+    }) as unknown as z.ZodType<Transaction<R>>;
 }

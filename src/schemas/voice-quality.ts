@@ -13,10 +13,12 @@ export const voiceQualityWebhookSchema = lazy(() => z.looseObject({
   updatedAt: timestamp(),
 }));
 
-export type VoiceQualityWebhook = z.infer<ReturnType<typeof voiceQualityWebhookSchema>>;
+/** A receiver of voice.test.completed reports (spec part 2). */
+export interface VoiceQualityWebhook extends z.infer<ReturnType<typeof voiceQualityWebhookSchema>> {}
 
 export const voiceQualityWebhookListSchema = lazy(() => z.array(voiceQualityWebhookSchema()));
 
 export const voiceQualityWebhookListParamsSchema = lazy(() => paginationParamsSchema());
 
-export type VoiceQualityWebhookListParams = z.input<ReturnType<typeof voiceQualityWebhookListParamsSchema>>;
+/** Query of `voiceQuality.webhooks.list()`. */
+export interface VoiceQualityWebhookListParams extends z.input<ReturnType<typeof voiceQualityWebhookListParamsSchema>> {}

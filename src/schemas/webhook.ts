@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazy } from './lazy.js';
-import { openEnum, timestamp } from './common.js';
+import { jsonValue, type OpenObject, openEnum, openObjectSchema, paginationParams, timestamp } from './common.js';
 
 export const WEBHOOK_EVENT_TYPES = ['sms', 'voice', 'both'] as const;
 export const WEBHOOK_STATUSES = ['active', 'suspended'] as const;
@@ -10,12 +10,13 @@ export const DELIVERY_STATUSES = ['PENDING', 'FAILED'] as const;
 
 /**
  * The credential the service presents to the partner URL (spec part 5 rule 8). Values come back
- * masked as `***ENCRYPTED***`; the members of basic and api_key are not shown and kept as sent.
+ * masked as `***ENCRYPTED***`. Only bearer's `token` is shown (a string); the members of basic
+ * and api_key are not shown, so any member with any JSON value is kept as sent.
  */
-const authenticationSchema = lazy(() => z.looseObject({
-  type: openEnum(WEBHOOK_AUTHENTICATION_TYPES),
-  token: z.string().optional(),
-}));
+const authenticationSchema = lazy(() => z.union([
+  z.looseObject({ type: z.literal('bearer'), token: z.string().optional() }),
+  z.looseObject({ type: openEnum(WEBHOOK_AUTHENTICATION_TYPES) }),
+]));
 
 const webhookUrlsSchema = lazy(() => z.looseObject({
   messageUrl: z.string().optional(),
@@ -46,7 +47,8 @@ export const webhookRegistrationSchema = lazy(() => z.looseObject({
   updatedAt: timestamp().optional(),
 }));
 
-export type WebhookRegistration = z.infer<ReturnType<typeof webhookRegistrationSchema>>;
+/** An operator webhook registration as read, listed or updated: never with signingSecret (spec part 2). */
+export interface WebhookRegistration extends z.infer<ReturnType<typeof webhookRegistrationSchema>> {}
 
 export const webhookRegistrationListSchema = lazy(() => z.array(webhookRegistrationSchema()));
 
@@ -55,16 +57,14 @@ export const webhookRegistrationWithSecretSchema = lazy(() => webhookRegistratio
   signingSecret: z.string(),
 }));
 
-export type WebhookRegistrationWithSecret = z.infer<ReturnType<typeof webhookRegistrationWithSecretSchema>>;
+/** The create/upsert answer: the registration plus its one-time signingSecret (spec part 2). */
+export interface WebhookRegistrationWithSecret extends z.infer<ReturnType<typeof webhookRegistrationWithSecretSchema>> {}
 
-/** Deletion result: not shown; the id and a status are typed when present. */
-export const webhookDeletionSchema = lazy(() => z.looseObject({
-  id: z.string().optional(),
-  deleted: z.boolean().optional(),
-  status: z.string().optional(),
-}));
+/** Deletion result: not shown; an object whose fields are kept as sent. */
+export const webhookDeletionSchema = openObjectSchema;
 
-export type WebhookDeletion = z.infer<ReturnType<typeof webhookDeletionSchema>>;
+/** Answer of `webhooks.delete()`: not shown, every field kept as sent. */
+export interface WebhookDeletion extends OpenObject {}
 
 /** Delivery record, metadata only (spec part 2). Pending deliveries have no response yet. */
 export const webhookDeliverySchema = lazy(() => z.looseObject({
@@ -77,14 +77,16 @@ export const webhookDeliverySchema = lazy(() => z.looseObject({
   deliveredAt: timestamp().nullable().optional(),
 }));
 
-export type WebhookDelivery = z.infer<ReturnType<typeof webhookDeliverySchema>>;
+/** A delivery record, metadata only (spec part 2). */
+export interface WebhookDelivery extends z.infer<ReturnType<typeof webhookDeliverySchema>> {}
 
 export const webhookDeliveryListSchema = lazy(() => z.array(webhookDeliverySchema()));
 
 /** The test operation's answer: "one synthetic delivery"; its fields are typed when present. */
 export const webhookTestResultSchema = lazy(() => webhookDeliverySchema().partial());
 
-export type WebhookTestResult = z.infer<ReturnType<typeof webhookTestResultSchema>>;
+/** Answer of `webhooks.test()`: the synthetic delivery's fields, when present. */
+export interface WebhookTestResult extends z.infer<ReturnType<typeof webhookTestResultSchema>> {}
 
 // ---- request side (strict enums and bounds of spec part 8) ----
 
@@ -98,12 +100,38 @@ const streamUrl = lazy(() => z
     'must be a ws://, wss://, http:// or https:// URL',
   ));
 
-const authenticationInputSchema = lazy(() => z.looseObject({
-  type: z.enum(WEBHOOK_AUTHENTICATION_TYPES),
-  token: z.string().min(1).optional(),
-}));
+/** What a read answers in place of a credential (spec part 2); sent back, it would become the credential. */
+export const MASKED_CREDENTIAL = '***ENCRYPTED***';
 
-const webhookUrlsInputSchema = lazy(() => z.looseObject({
+const credential = lazy(() => z
+  .string()
+  .min(1)
+  .refine((value) => value !== MASKED_CREDENTIAL, `must be the credential itself, not the masked ${MASKED_CREDENTIAL}`));
+
+/**
+ * `authentication` as sent: replaced whole on update. bearer needs its `token` (spec part 2; the
+ * sandbox answers 400 without one). The members of basic and api_key are not shown: the ones the
+ * sandbox reads (`username`, `password`; `key`, `headerName`) are suggested, none is required, and
+ * other members pass through.
+ */
+const authenticationInputSchema = lazy(() => z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('none') }),
+  z.strictObject({ type: z.literal('bearer'), token: credential() }),
+  z.object({
+    type: z.literal('basic'),
+    username: credential().optional(),
+    password: credential().optional(),
+  }).catchall(jsonValue()),
+  z.object({
+    type: z.literal('api_key'),
+    key: credential().optional(),
+    headerName: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').optional(),
+  }).catchall(jsonValue()),
+]));
+
+export type WebhookAuthenticationParams = z.input<ReturnType<typeof authenticationInputSchema>>;
+
+const webhookUrlsInputSchema = lazy(() => z.strictObject({
   messageUrl: httpUrl().optional(),
   callbackMessageUrl: httpUrl().optional(),
   voiceUrl: httpUrl().optional(),
@@ -111,7 +139,16 @@ const webhookUrlsInputSchema = lazy(() => z.looseObject({
   voiceStreamUrl: streamUrl().optional(),
 }));
 
-/** Bounds of spec part 8. */
+/** On update the URLs are merged member by member, and `null` removes one. */
+const webhookUrlsUpdateSchema = lazy(() => z.strictObject({
+  messageUrl: httpUrl().nullable().optional(),
+  callbackMessageUrl: httpUrl().nullable().optional(),
+  voiceUrl: httpUrl().nullable().optional(),
+  callbackVoiceUrl: httpUrl().nullable().optional(),
+  voiceStreamUrl: streamUrl().nullable().optional(),
+}));
+
+/** Bounds of spec part 8; on update merged over the current policy. */
 const retryPolicyInputSchema = lazy(() => z.strictObject({
   maxAttempts: z.number().int().min(1).max(10).optional(),
   backoffStrategy: z.enum(WEBHOOK_BACKOFF_STRATEGIES).optional(),
@@ -119,38 +156,53 @@ const retryPolicyInputSchema = lazy(() => z.strictObject({
   maxDelaySeconds: z.number().int().min(60).max(3600).optional(),
 }));
 
-const registrationFields = lazy(() => ({
-  authentication: authenticationInputSchema().optional(),
-  webhookUrls: webhookUrlsInputSchema().optional(),
-  retryPolicy: retryPolicyInputSchema().optional(),
-}));
-
-/** Body of POST /api/v1.1/webhooks: operator, network and eventType are required in practice. */
-export const webhookCreateParamsSchema = lazy(() => z.looseObject({
+/**
+ * Body of POST /api/v1.1/webhooks: the registration fields of spec part 2, no others.
+ * operator, network and eventType are required in practice (spec part 4).
+ */
+export const webhookCreateParamsSchema = lazy(() => z.strictObject({
   operator: z.string().trim().min(1),
   network: z.string().trim().min(1),
   eventType: z.enum(WEBHOOK_EVENT_TYPES),
-  ...registrationFields(),
+  authentication: authenticationInputSchema().optional(),
+  webhookUrls: webhookUrlsInputSchema().optional(),
+  retryPolicy: retryPolicyInputSchema().optional(),
+  status: z.enum(WEBHOOK_STATUSES).optional(),
   /** true overwrites an existing registration of the same operator and network. */
   update: z.boolean().optional(),
 }));
 
-export type WebhookCreateParams = z.input<ReturnType<typeof webhookCreateParamsSchema>>;
+/** Body of `webhooks.create()`: the registration fields of spec part 2. */
+export interface WebhookCreateParams extends z.input<ReturnType<typeof webhookCreateParamsSchema>> {}
 
-/** Body of PUT /api/v1.1/webhooks/{id}, a subset of the registration fields. */
-export const webhookUpdateParamsSchema = lazy(() => z.looseObject({
+/**
+ * Body of PUT /api/v1.1/webhooks/{id}: any subset of the registration fields, no others
+ * (`update`, `id`, `signingSecret` are refused). `authentication` is replaced whole, `webhookUrls`
+ * merged (`null` removes a URL), `retryPolicy` merged; `status: 'active'` lifts a suspension.
+ */
+export const webhookUpdateParamsSchema = lazy(() => z.strictObject({
   operator: z.string().trim().min(1).optional(),
   network: z.string().trim().min(1).optional(),
   eventType: z.enum(WEBHOOK_EVENT_TYPES).optional(),
-  ...registrationFields(),
+  authentication: authenticationInputSchema().optional(),
+  webhookUrls: webhookUrlsUpdateSchema().optional(),
+  retryPolicy: retryPolicyInputSchema().optional(),
+  status: z.enum(WEBHOOK_STATUSES).optional(),
 }));
 
-export type WebhookUpdateParams = z.input<ReturnType<typeof webhookUpdateParamsSchema>>;
+/** Body of `webhooks.update()`: exactly what PUT applies. */
+export interface WebhookUpdateParams extends z.input<ReturnType<typeof webhookUpdateParamsSchema>> {}
 
-/** Query of GET /api/v1.1/webhook-deliveries. `status` is open: the spec says "for example FAILED". */
+/**
+ * Query of GET /api/v1.1/webhook-deliveries: page and pageSize like every list (spec part 1 rule
+ * 5, bounds of part 8), and the two filters of part 4. `status` is open: the spec says "for
+ * example FAILED".
+ */
 export const webhookDeliveryListParamsSchema = lazy(() => z.strictObject({
+  ...paginationParams(),
   webhookId: z.string().min(1).optional(),
   status: z.string().min(1).optional(),
 }));
 
-export type WebhookDeliveryListParams = z.input<ReturnType<typeof webhookDeliveryListParamsSchema>>;
+/** Query of `webhooks.deliveries.list()`. */
+export interface WebhookDeliveryListParams extends z.input<ReturnType<typeof webhookDeliveryListParamsSchema>> {}

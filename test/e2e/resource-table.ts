@@ -45,7 +45,7 @@ async function webhookFor(r: SandboxRun, url: string): Promise<Context> {
 async function failedDelivery(r: SandboxRun): Promise<Context> {
   const { id } = await webhookFor(r, 'http://127.0.0.1:9/unreachable');
   await expect(r.client.webhooks.test(id as string)).rejects.toBeInstanceOf(DeliveryFailedError);
-  const [delivery] = await r.client.webhooks.deliveries.list({ webhookId: id as string });
+  const { data: [delivery] } = await r.client.webhooks.deliveries.list({ webhookId: id as string });
   return { id: id as string, deliveryId: delivery?.deliveryId as string };
 }
 

@@ -83,7 +83,7 @@ const cases: Case[] = [
   { name: 'webhooks.update', call: (c) => c.webhooks.update('wh_1', { eventType: 'both' }), method: 'PUT', path: '/api/v1.1/webhooks/wh_1', answer: envelope({ ...registration, eventType: 'both' }), body: { eventType: 'both' } },
   { name: 'webhooks.delete', call: (c) => c.webhooks.delete('wh_1'), method: 'DELETE', path: '/api/v1.1/webhooks/wh_1', answer: envelope({ id: 'wh_1', deleted: true }) },
   { name: 'webhooks.test', call: (c) => c.webhooks.test('wh_1'), method: 'POST', path: '/api/v1.1/webhooks/wh_1/test', answer: envelope({ ...delivery, eventType: 'webhook.test', status: 'DELIVERED' }), body: { eventType: 'webhook.test' } },
-  { name: 'webhooks.deliveries.list', call: (c) => c.webhooks.deliveries.list({ webhookId: 'wh_1', status: 'FAILED' }), method: 'GET', path: '/api/v1.1/webhook-deliveries', answer: envelope([delivery]), query: { webhookId: 'wh_1', status: 'FAILED' } },
+  { name: 'webhooks.deliveries.list', call: (c) => c.webhooks.deliveries.list({ webhookId: 'wh_1', status: 'FAILED' }), method: 'GET', path: '/api/v1.1/webhook-deliveries', answer: envelope([delivery]), query: { webhookId: 'wh_1', status: 'FAILED' }, check: (page) => expect((page as { data: unknown }).data).toEqual([delivery]) },
   { name: 'webhooks.deliveries.redeliver', call: (c) => c.webhooks.deliveries.redeliver('dl_1'), method: 'POST', path: '/api/v1.1/webhook-deliveries/dl_1/redeliver', status: 202, answer: envelope({ ...delivery, deliveryId: 'dl_2' }) },
   { name: 'transactions.retrieve', call: (c) => c.transactions.retrieve('tx/1'), method: 'GET', path: '/api/v3/transactions/tx%2F1', answer: envelope({ transactionId: 'tx/1', status: 'PENDING' }), bearer: false },
   { name: 'orders.retrieve', call: (c) => c.orders.retrieve('o 1'), method: 'GET', path: '/api/v1.1/orders/o%201', answer: envelope({ id: 'o 1', total: 5 }) },
@@ -132,7 +132,7 @@ describe('request validation', () => {
     ['blank imei', (c) => c.devices.assign('', { email: 'emp@example.com' }), ['imei']],
     ['webhook create with update not a boolean', (c) => c.webhooks.create({ operator: 'A', network: 'B', eventType: 'sms', update: 'yes' as unknown as boolean }), ['body.update']],
     ['retry policy with a fractional delay', (c) => c.webhooks.update('wh_1', { retryPolicy: { initialDelaySeconds: 1.5 } }), ['body.retryPolicy.initialDelaySeconds']],
-    ['port-in submit without iccid', (c) => c.portIns.submit({ portInNumber: '+14155550100' } as never), ['body.iccid']],
+    ['port-in submit with a number that is not E.164', (c) => c.portIns.submit({ portInNumber: '04155550100', iccid: '8901' }), ['body.portInNumber']],
     ['top-up with a negative amount', (c) => c.billing.topUp({ amount: -5 }), ['body.amount']],
   ];
 

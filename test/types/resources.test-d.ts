@@ -77,7 +77,7 @@ describe('public resource types', () => {
     expectTypeOf(client.plans.retrieve('p')).toEqualTypeOf<ApiPromise<Plan>>();
     expectTypeOf(client.subscriptions.cancel('8901')).toEqualTypeOf<ApiPromise<SubscriptionCancellation>>();
     expectTypeOf<Plan['planType']>().toEqualTypeOf<'FLAT_RATE' | 'PAY_AS_YOU_GO' | (string & {})>();
-    expectTypeOf<Plan['tieredPricing']>().toEqualTypeOf<Record<string, unknown> | undefined>();
+    expectTypeOf<Plan['tieredPricing']>().toEqualTypeOf<unknown>();
   });
 
   it('only the create answer of a webhook registration carries the signing secret', () => {
@@ -86,7 +86,7 @@ describe('public resource types', () => {
     // read answers never type it: only the open index signature's unknown remains
     expectTypeOf<WebhookRegistration['signingSecret']>().toEqualTypeOf<unknown>();
     expectTypeOf(client.webhooks.list()).toEqualTypeOf<ApiPromise<WebhookRegistration[]>>();
-    expectTypeOf(client.webhooks.deliveries.list()).toEqualTypeOf<ApiPromise<WebhookDelivery[]>>();
+    expectTypeOf(client.webhooks.deliveries.list()).toEqualTypeOf<PagePromise<WebhookDelivery>>();
   });
 
   it('async operations resolve to handles whose wait() types the result', () => {
@@ -138,7 +138,7 @@ describe('method names and return types of the whole resource table', () => {
     expectTypeOf(client.webhooks.update('w', {})).toEqualTypeOf<ApiPromise<WebhookRegistration>>();
     expectTypeOf(client.webhooks.delete('w')).toEqualTypeOf<ApiPromise<WebhookDeletion>>();
     expectTypeOf(client.webhooks.test('w')).toEqualTypeOf<ApiPromise<WebhookTestResult>>();
-    expectTypeOf(client.webhooks.deliveries.list()).toEqualTypeOf<ApiPromise<WebhookDelivery[]>>();
+    expectTypeOf(client.webhooks.deliveries.list()).toEqualTypeOf<PagePromise<WebhookDelivery>>();
     expectTypeOf(client.webhooks.deliveries.redeliver('d')).toEqualTypeOf<ApiPromise<WebhookDelivery>>();
     expectTypeOf(client.transactions.retrieve('t')).toEqualTypeOf<ApiPromise<Transaction>>();
     expectTypeOf(client.transactions.wait('t')).toEqualTypeOf<Promise<CompletedTransaction>>();

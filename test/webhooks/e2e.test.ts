@@ -132,7 +132,7 @@ describe('receiving deliveries from the sandbox', () => {
     const deliveryId = triggered.deliveries[0]?.deliveryId;
     const record = await until(async () => {
       const list = await client.webhooks.deliveries.list({ webhookId: created.id });
-      return list.find((item) => item.deliveryId === deliveryId && item.status !== 'PENDING');
+      return list.data.find((item) => item.deliveryId === deliveryId && item.status !== 'PENDING');
     }, 'the delivery record');
     expect(record).toMatchObject({ webhookId: created.id, status: 'DELIVERED', responseCode: 200, attempt: 1 });
   });
@@ -146,7 +146,7 @@ describe('receiving deliveries from the sandbox', () => {
     const event = await received;
     expect(event).toMatchObject({ type: 'webhook.test', name: 'webhook.test' });
     const list = await client.webhooks.deliveries.list({ webhookId: created.id });
-    expect(list.find((item) => item.deliveryId === test.deliveryId)).toMatchObject({ eventType: 'webhook.test', responseCode: 200 });
+    expect(list.data.find((item) => item.deliveryId === test.deliveryId)).toMatchObject({ eventType: 'webhook.test', responseCode: 200 });
   });
 
   it('keeps verifying across a secret rotation when given the old and the new secret', async () => {
@@ -176,7 +176,7 @@ describe('receiving deliveries from the sandbox', () => {
     const triggered = await control<{ deliveries: Array<{ deliveryId: string }> }>(sandbox, 'events/sms', { operator, network });
     const first = await until(async () => {
       const list = await client.webhooks.deliveries.list({ webhookId: created.id });
-      return list.find((item) => item.deliveryId === triggered.deliveries[0]?.deliveryId && item.attempt >= 1);
+      return list.data.find((item) => item.deliveryId === triggered.deliveries[0]?.deliveryId && item.attempt >= 1);
     }, 'the first attempt');
     expect(first.responseCode).toBe(400);
     expect(reasons).toEqual(['signature_mismatch']);
@@ -240,7 +240,7 @@ describe('retries, suspension and redelivery against a sandbox on a scaled clock
       failedIds.push(deliveryId);
       const record = await until(async () => {
         const list = await client.webhooks.deliveries.list({ webhookId: created.id, status: 'FAILED' });
-        return list.find((item) => item.deliveryId === deliveryId);
+        return list.data.find((item) => item.deliveryId === deliveryId);
       }, `delivery ${i} to fail`);
       // spec part 8: maxAttempts counts retries, so 1 + 2 attempts, each answered 500 by onEvent's failure.
       expect(record).toMatchObject({ attempt: 3, responseCode: 500 });
@@ -257,7 +257,7 @@ describe('retries, suspension and redelivery against a sandbox on a scaled clock
     expect(redelivered.status).toBe('PENDING');
     const done = await until(async () => {
       const list = await client.webhooks.deliveries.list({ webhookId: created.id });
-      return list.find((item) => item.deliveryId === redelivered.deliveryId && item.status !== 'PENDING');
+      return list.data.find((item) => item.deliveryId === redelivered.deliveryId && item.status !== 'PENDING');
     }, 'the redelivery');
     expect(done).toMatchObject({ status: 'DELIVERED', responseCode: 200, attempt: 1 });
     const last = seen.at(-1);

@@ -1,0 +1,33 @@
+import { PagePromise } from '../core/pagination.js';
+import type { Query, RequestOptions, Transport } from '../core/request.js';
+import { toRequestSpec } from '../core/request.js';
+import { parseInput } from '../core/validate.js';
+import { type Endpoint, routeKey } from './endpoint.js';
+
+/**
+ * Pages of a list that may answer a plain array without page meta (the delivery log: spec part 4
+ * shows it with filters only, part 1 rule 5 gives every list page/pageSize and meta). An answer
+ * with meta is walked page by page like any list. An answer without meta is the whole list, one
+ * page: a server that ignores `page` would answer the same records to page 2, 3, … forever, so no
+ * next page is ever asked of it. `pageSize` is therefore kept out of the pages' own query (whose
+ * full page would otherwise read as "maybe more") and added to each request here.
+ */
+export function pagesByMeta<T>(
+  transport: Transport,
+  route: Endpoint<T[]>,
+  params: object | undefined,
+  options: RequestOptions | undefined,
+): PagePromise<T> {
+  try {
+    const query: Query = route.query ? parseInput(route.query, params ?? {}, routeKey(route)) : {};
+    const { pageSize, ...pageQuery } = query;
+    return PagePromise.from<T>((next, signal) => {
+      const callerSignal = options?.signal;
+      const merged = signal && callerSignal ? AbortSignal.any([signal, callerSignal]) : (signal ?? callerSignal);
+      const sent = pageSize === undefined ? next : { ...next, pageSize };
+      return transport.send(toRequestSpec(route, { query: sent, options: { ...options, signal: merged } }));
+    }, pageQuery);
+  } catch (error) {
+    return PagePromise.rejected<T>(error);
+  }
+}
