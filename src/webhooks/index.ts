@@ -5,6 +5,7 @@
 export { WebhookSignatureError } from '../core/errors.js';
 export type { WebhookSignatureFailureReason } from '../core/errors.js';
 export { verifySignature, DEFAULT_TOLERANCE_SECONDS } from './verify.js';
+export { DEFAULT_MAX_SIGNATURE_HEADER_LENGTH } from './signature-header.js';
 export type { VerifyOptions, VerifiedSignature, WebhookSecret } from './verify.js';
 export { signPayload } from './sign.js';
 export type { SignOptions } from './sign.js';

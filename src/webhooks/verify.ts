@@ -1,6 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebhookSignatureError } from '../core/errors.js';
 import { toRawBytes, type RawBody } from './raw-body.js';
+import {
+  canonicalTimestamp,
+  digitsValue,
+  DIGEST_HEX_LENGTH,
+  headerValue,
+  lowercaseHex,
+  maxLengthOf,
+  parseHeader,
+} from './signature-header.js';
 
 /** One signing secret, or several while a secret is being rotated (any of them may match). */
 export type WebhookSecret = string | readonly string[];
@@ -10,6 +19,11 @@ export interface VerifyOptions {
   toleranceSeconds?: number;
   /** The current time, for tests. */
   now?: Date;
+  /**
+   * Longest signature header read, in characters; a longer one is refused as `malformed_header`
+   * before it is parsed. Default {@link DEFAULT_MAX_SIGNATURE_HEADER_LENGTH} (8 KiB).
+   */
+  maxHeaderLength?: number;
 }
 
 export interface VerifiedSignature {
@@ -19,124 +33,8 @@ export interface VerifiedSignature {
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** HMAC-SHA256 in hex is 64 characters; a v1 value of another length can never match. */
-const DIGEST_HEX_LENGTH = 64;
-
-interface ParsedHeader {
-  timestamp: string;
-  /** As received (trimmed); validated only when none matches, see {@link explainMismatch}. */
-  signatures: string[];
-}
-
 function fail(reason: WebhookSignatureError['reason'], message: string): never {
   throw new WebhookSignatureError(reason, message);
-}
-
-function isSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13;
-}
-
-function isDigits(value: string): boolean {
-  if (value.length === 0 || value.length > 15) return false;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
-}
-
-/** The value of a string that passed {@link isDigits}; on this hot path, cheaper than Number(). */
-function digitsValue(value: string): number {
-  let seconds = 0;
-  for (let i = 0; i < value.length; i++) seconds = seconds * 10 + (value.charCodeAt(i) - 48);
-  return seconds;
-}
-
-/** The value as lowercase hex, or undefined when it is empty, of odd length, or not hex. */
-function lowercaseHex(value: string): string | undefined {
-  if (value.length === 0 || value.length % 2 === 1) return undefined;
-  let upper = false;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if ((code >= 48 && code <= 57) || (code >= 97 && code <= 102)) continue;
-    if (code >= 65 && code <= 70) upper = true;
-    else return undefined;
-  }
-  return upper ? value.toLowerCase() : value;
-}
-
-function isBlank(header: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!isSpace(header.charCodeAt(i))) return false;
-  return true;
-}
-
-/** `header.slice(from, to)` without surrounding whitespace, allocating only the result. */
-function trimmedSlice(header: string, from: number, to: number): string {
-  while (from < to && isSpace(header.charCodeAt(from))) from++;
-  while (to > from && isSpace(header.charCodeAt(to - 1))) to--;
-  return header.slice(from, to);
-}
-
-/** `,v1=` and 64 hex characters: what follows the timestamp in the form the service sends. */
-const CANONICAL_TAIL_LENGTH = 4 + DIGEST_HEX_LENGTH;
-
-/**
- * The timestamp of a header in the form every delivery of the service has,
- * `t=<digits>,v1=<64 chars>`, found with one indexOf; undefined for any other layout. The v1 is
- * then `header.slice(header.length - 64)`. Only a match is trusted from this reading: anything
- * else goes to {@link parseHeader}, so a refusal's reason never depends on which path ran.
- */
-function canonicalTimestamp(header: string): string | undefined {
-  if (header.charCodeAt(0) !== 116 /* t */ || header.charCodeAt(1) !== 61 /* = */) return undefined;
-  const comma = header.indexOf(',', 2);
-  if (comma === -1 || header.length - comma !== CANONICAL_TAIL_LENGTH) return undefined;
-  if (header.charCodeAt(comma + 1) !== 118 || header.charCodeAt(comma + 2) !== 49 || header.charCodeAt(comma + 3) !== 61) {
-    return undefined;
-  }
-  const timestamp = header.slice(2, comma);
-  return isDigits(timestamp) ? timestamp : undefined;
-}
-
-/**
- * Reads `t=<unix>,v1=<hex>[,v1=<hex>…]` in one pass of indexOf, without regular expressions
- * and without slicing keys (it runs for every header not in the exact form, and for every
- * refusal): items in any order, whitespace around items, keys and values tolerated, unknown
- * schemes (v0, v2 …) ignored. Messages never repeat the header.
- */
-function parseHeader(header: string): ParsedHeader {
-  let timestamp: string | undefined;
-  const signatures: string[] = [];
-  let start = 0;
-  while (start <= header.length) {
-    let end = header.indexOf(',', start);
-    if (end === -1) end = header.length;
-    const eq = header.indexOf('=', start);
-    let keyStart = start;
-    start = end + 1;
-    if (eq === -1 || eq > end) {
-      if (isBlank(header, keyStart, end)) continue;
-      fail('malformed_header', 'the signature header has an item without "=": expected t=<unix>,v1=<hex>');
-    }
-    let keyEnd = eq;
-    while (keyStart < keyEnd && isSpace(header.charCodeAt(keyStart))) keyStart++;
-    while (keyEnd > keyStart && isSpace(header.charCodeAt(keyEnd - 1))) keyEnd--;
-    const keyLength = keyEnd - keyStart;
-    if (keyLength === 1 && header.charCodeAt(keyStart) === 116 /* t */) {
-      const value = trimmedSlice(header, eq + 1, end);
-      if (!isDigits(value)) fail('malformed_header', 'the signature header timestamp is not unix seconds');
-      if (timestamp !== undefined && timestamp !== value) {
-        fail('malformed_header', 'the signature header carries two different timestamps');
-      }
-      timestamp = value;
-    } else if (keyLength === 2 && header.charCodeAt(keyStart) === 118 /* v */ && header.charCodeAt(keyStart + 1) === 49 /* 1 */) {
-      signatures.push(trimmedSlice(header, eq + 1, end));
-    } else if (keyLength === 0) {
-      fail('malformed_header', 'the signature header has an item without a name');
-    }
-  }
-  if (timestamp === undefined) fail('missing_timestamp', 'the signature header has no t=<unix seconds> item');
-  if (signatures.length === 0) fail('missing_signature', 'the signature header has no v1=<hex> signature');
-  return { timestamp, signatures };
 }
 
 /** Refuses a missing or empty secret, or a list holding one; shared with the adapters, which check at creation. */
@@ -147,23 +45,6 @@ export function checkSecrets(secret: unknown): void {
   for (const item of list) {
     if (typeof item !== 'string' || item.length === 0) fail('invalid_secret', 'every signing secret must be a non-empty string');
   }
-}
-
-function headerValue(signatureHeader: unknown): string {
-  if (typeof signatureHeader === 'string') {
-    if (signatureHeader.length === 0 || (isSpace(signatureHeader.charCodeAt(0)) && signatureHeader.trim() === '')) {
-      fail('missing_header', 'the X-Service-Signature header is empty');
-    }
-    return signatureHeader;
-  }
-  // Node gives string[] when a header is repeated; the items are joined as one list.
-  if (Array.isArray(signatureHeader) && signatureHeader.length > 0 && signatureHeader.every((item) => typeof item === 'string')) {
-    return headerValue(signatureHeader.join(','));
-  }
-  if (signatureHeader === undefined || signatureHeader === null || Array.isArray(signatureHeader)) {
-    fail('missing_header', 'the X-Service-Signature header is missing');
-  }
-  return fail('malformed_header', 'the signature header must be a string');
 }
 
 /** Scratch space for the comparison; verification is synchronous, so one pair serves every call. */
@@ -286,7 +167,7 @@ export function verifySignature(
 ): VerifiedSignature {
   const body = toRawBytes(rawBody);
   checkSecrets(secret);
-  const header = headerValue(signatureHeader);
+  const header = headerValue(signatureHeader, maxLengthOf(options?.maxHeaderLength));
   let timestamp = canonicalTimestamp(header);
   if (timestamp === undefined || !canonicalMatches(secret, `${timestamp}.`, body, header.slice(header.length - DIGEST_HEX_LENGTH))) {
     timestamp = verifyParsed(header, secret, body);
