@@ -3,6 +3,7 @@ import { readHeader, DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, type Deliv
 import {
   classifyEvent,
   jsonObjectSchema,
+  smsEventSchema,
   voiceTestCompletedSchema,
   type DeliveryInfo,
   type WebhookEvent,
@@ -62,8 +63,17 @@ export function constructEvent(
       if (!parsed.success) invalidPayload('a voice.test.completed event must be a JSON object with a string id');
       return { type, name, id: parsed.data.id, data: parsed.data, delivery };
     }
+    case 'sms': {
+      const parsed = smsEventSchema.safeParse(body);
+      if (!parsed.success) {
+        const field = parsed.error.issues[0]?.path[0];
+        invalidPayload(
+          typeof field === 'string' ? `the "${field}" field of an sms event must be a string` : 'an sms event must be a JSON object',
+        );
+      }
+      return { type, name, data: parsed.data, delivery };
+    }
     case 'webhook.test':
-    case 'sms':
     case 'voice': {
       const parsed = jsonObjectSchema.safeParse(body);
       if (!parsed.success) invalidPayload(`a ${type} event must be a JSON object`);

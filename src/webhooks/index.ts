@@ -16,6 +16,7 @@ export type {
   DeliveryInfo,
   JsonObject,
   SmsEvent,
+  SmsEventData,
   UnknownEvent,
   VoiceEvent,
   VoiceTestCompletedData,
