@@ -5,12 +5,20 @@
 export { WebhookSignatureError } from '../core/errors.js';
 export type { WebhookSignatureFailureReason } from '../core/errors.js';
 export { verifySignature, DEFAULT_TOLERANCE_SECONDS } from './verify.js';
+export { verifySignatureAsync } from './verify-async.js';
 export { DEFAULT_MAX_SIGNATURE_HEADER_LENGTH } from './signature-header.js';
-export type { VerifyOptions, VerifiedSignature, WebhookSecret } from './verify.js';
+export type {
+  AsyncWebhookSecretSource,
+  VerifyOptions,
+  VerifiedSignature,
+  WebhookSecret,
+  WebhookSecretSource,
+} from './signature-check.js';
 export { signPayload } from './sign.js';
 export type { SignOptions } from './sign.js';
 export { constructEvent } from './events.js';
-export type { ConstructEventOptions } from './events.js';
+export { constructEventAsync } from './events-async.js';
+export type { ConstructEventOptions } from './event-body.js';
 export { classifyEvent, voiceTestCompletedSchema } from './event-types.js';
 export type {
   DeliveryInfo,
