@@ -47,7 +47,7 @@ export type { DedupeOptions, DedupeStore, Deduplicator, MemoryDedupeStoreOptions
 export { VoiceStreamReceiver, createVoiceStreamServer } from './voice-stream.js';
 export type { VoiceStreamOptions, VoiceStreamServer, VoiceStreamServerOptions } from './voice-stream.js';
 export { VoiceCall } from './voice-call.js';
-export type { VoiceCallOptions, VoiceHandshake, VoiceStreamFrame } from './voice-call.js';
+export type { VoiceCallOptions, VoiceHandshake, VoiceSocket, VoiceSocketData, VoiceStreamFrame } from './voice-call.js';
 export { PcmDecoder, encodePcm16le, VOICE_SAMPLE_RATE } from './pcm.js';
 export { toWav, writeWav, wavHeader } from './wav.js';
 export type { WavOptions } from './wav.js';
