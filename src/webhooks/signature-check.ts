@@ -148,9 +148,11 @@ export function beginCheck(signatureHeader: unknown, secret: unknown, options: V
  * valid signature, which nobody without the valid signature can write.
  */
 function equalsDigest(digest: string, candidate: string): boolean {
-  if (candidate.length !== DIGEST_HEX_LENGTH) return false;
+  // A local bound: an imported binding may be a getter in a CommonJS build, read on every turn.
+  const length = DIGEST_HEX_LENGTH;
+  if (candidate.length !== length) return false;
   let difference = 0;
-  for (let i = 0; i < DIGEST_HEX_LENGTH; i++) difference |= (digest.charCodeAt(i) ^ candidate.charCodeAt(i)) & 0xff;
+  for (let i = 0; i < length; i++) difference |= (digest.charCodeAt(i) ^ candidate.charCodeAt(i)) & 0xff;
   return difference === 0;
 }
 
