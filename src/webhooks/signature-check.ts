@@ -156,6 +156,13 @@ function equalsDigest(digest: string, candidate: string): boolean {
   return difference === 0;
 }
 
+/** Whether `candidate` is any of the digests; every digest is compared, matched or not. */
+function matchesAnyDigest(digests: readonly string[], candidate: string): boolean {
+  let matched = false;
+  for (let d = 0; d < digests.length; d++) if (equalsDigest(digests[d] as string, candidate)) matched = true;
+  return matched;
+}
+
 /** Whether any candidate is any digest; every pair is compared, matched or not. */
 function anyMatches(digests: readonly string[], candidates: readonly string[]): boolean {
   let matched = false;
@@ -210,7 +217,7 @@ function nowSeconds(options: VerifyOptions | undefined): number {
  * an authentic but stale delivery (replay, clock skew) is told apart from a forgery.
  */
 export function finishCheck(check: SignatureCheck, digests: readonly string[], options: VerifyOptions | undefined): VerifiedSignature {
-  let matched = check.candidates === undefined && anyMatches(digests, [canonicalSignature(check.header)]);
+  let matched = check.candidates === undefined && matchesAnyDigest(digests, canonicalSignature(check.header));
   if (!matched) {
     // For the service's form, parsing in full finds the same timestamp (see canonicalTimestamp), so the digests still hold.
     const candidates = check.candidates ?? parseHeader(check.header).signatures;

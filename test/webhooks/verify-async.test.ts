@@ -61,7 +61,14 @@ describe('verifySignatureAsync against verifySignature', () => {
         const key = delivery.keys[delivery.signer % delivery.keys.length] ?? '';
         const bytes = typeof delivery.body === 'string' ? Buffer.from(delivery.body, 'utf8') : delivery.body;
         const v1 = createHmac('sha256', key).update(`${T}.`).update(bytes).digest('hex');
-        return fc.array(itemArb(v1), { minLength: 1, maxLength: 6 }).map((items) => ({ ...delivery, header: items.join(',') }));
+        const stale = createHmac('sha256', key).update(`${T - 400}.`).update(bytes).digest('hex');
+        return fc
+          .oneof(
+            // The form the service sends, fresh or stale, then anything made of items.
+            fc.constantFrom(`t=${T},v1=${v1}`, `t=${T - 400},v1=${stale}`, `v1=${v1},t=${T}`),
+            fc.array(itemArb(v1), { minLength: 1, maxLength: 6 }).map((items) => items.join(',')),
+          )
+          .map((header) => ({ ...delivery, header }));
       });
     const seen = new Set<string>();
     await fc.assert(
