@@ -67,7 +67,7 @@ describe('mobile-partner-sdk/webhooks entry', () => {
   });
 
   it('runs the WHATWG handler and the async forms on no Node module and no Node global', () => {
-    for (const entry of ['src/webhooks/adapters/fetch.ts', 'src/webhooks/verify-async.ts', 'src/webhooks/events-async.ts']) {
+    for (const entry of ['src/webhooks/adapters/fetch.ts', 'src/webhooks/verify-async.ts', 'src/webhooks/events-async.ts', 'src/webhooks/web.ts']) {
       const files = reachable(entry);
       expect(files).toContain('src/webhooks/signature-check.ts');
       for (const file of files) {
