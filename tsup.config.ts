@@ -3,6 +3,8 @@ import { defineConfig } from 'tsup';
 const entry = {
   index: 'src/index.ts',
   'webhooks/index': 'src/webhooks/index.ts',
+  // The webhooks entry for runtimes without Node's modules (export conditions workerd and edge-light).
+  'webhooks/web': 'src/webhooks/web.ts',
   'sandbox/index': 'src/sandbox/index.ts',
 };
 

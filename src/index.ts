@@ -65,14 +65,23 @@ export type { PlanPurchaseResult } from './resources/plans.js';
 export type { PortInResult } from './resources/port-ins.js';
 export type { TopUpResult } from './resources/billing.js';
 export { verifySignature } from './webhooks/verify.js';
+export { verifySignatureAsync } from './webhooks/verify-async.js';
 export { signPayload } from './webhooks/sign.js';
 export { constructEvent } from './webhooks/events.js';
-export type { VerifyOptions, VerifiedSignature, WebhookSecret } from './webhooks/verify.js';
+export { constructEventAsync } from './webhooks/events-async.js';
+export type {
+  AsyncWebhookSecretSource,
+  VerifyOptions,
+  VerifiedSignature,
+  WebhookSecret,
+  WebhookSecretSource,
+} from './webhooks/signature-check.js';
 export type { SignOptions } from './webhooks/sign.js';
-export type { ConstructEventOptions } from './webhooks/events.js';
+export type { ConstructEventOptions } from './webhooks/event-body.js';
 export type {
   DeliveryInfo,
   SmsEvent,
+  SmsEventData,
   UnknownEvent,
   VoiceEvent,
   VoiceTestCompletedData,

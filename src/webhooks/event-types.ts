@@ -12,6 +12,41 @@ export type JsonObject = z.infer<typeof jsonObjectSchema>;
 export const voiceTestCompletedSchema = z.looseObject({ id: z.string().min(1) });
 export type VoiceTestCompletedData = z.infer<typeof voiceTestCompletedSchema>;
 
+/**
+ * The body of an inbound SMS event. The spec does not show it (part 6), so these are the fields
+ * the sandbox sends, each optional, in an open object: a field the service adds passes through
+ * untyped, one it leaves out is `undefined`. A field named here that arrives with another type is
+ * refused (`invalid_payload`), so that the type never describes a value wrongly.
+ */
+export interface SmsEventData {
+  /** The event name; the sandbox sends `sms.received`. */
+  event?: string;
+  messageId?: string;
+  /** The operator and network of the webhook registration that received it. */
+  operator?: string;
+  network?: string;
+  /** Sender, E.164. */
+  from?: string;
+  /** The line that received it, E.164. */
+  to?: string;
+  text?: string;
+  /** ISO 8601. */
+  receivedAt?: string;
+  [field: string]: unknown;
+}
+
+/** The checks behind {@link SmsEventData}: its named fields are strings when present. */
+export const smsEventSchema = z.looseObject({
+  event: z.string().optional(),
+  messageId: z.string().optional(),
+  operator: z.string().optional(),
+  network: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  text: z.string().optional(),
+  receivedAt: z.string().optional(),
+}) satisfies z.ZodType<SmsEventData>;
+
 /** The kinds an event is sorted into; `name` on the event keeps the exact name received. */
 export type WebhookEventType = 'voice.test.completed' | 'webhook.test' | 'sms' | 'voice' | 'unknown';
 
@@ -39,8 +74,8 @@ export interface VoiceTestCompletedEvent extends EventBase<'voice.test.completed
   id: string;
 }
 export type WebhookTestEvent = EventBase<'webhook.test', JsonObject>;
-/** An inbound SMS event of an operator webhook (body not shown in the spec). */
-export type SmsEvent = EventBase<'sms', JsonObject>;
+/** An inbound SMS event of an operator webhook; see {@link SmsEventData} for what its body is known to hold. */
+export type SmsEvent = EventBase<'sms', SmsEventData>;
 /** An inbound voice event of an operator webhook (body not shown in the spec). */
 export type VoiceEvent = EventBase<'voice', JsonObject>;
 /** A delivery whose name the SDK does not know yet; the body is kept as parsed. */

@@ -1,79 +1,24 @@
-import { WebhookSignatureError } from '../core/errors.js';
-import { readHeader, DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, type DeliveryHeaders } from './headers.js';
-import {
-  classifyEvent,
-  jsonObjectSchema,
-  voiceTestCompletedSchema,
-  type DeliveryInfo,
-  type WebhookEvent,
-} from './event-types.js';
+import type { WebhookEvent } from './event-types.js';
+import { eventFromBody, type ConstructEventOptions } from './event-body.js';
+import { readHeader, SIGNATURE_HEADER, type DeliveryHeaders } from './headers.js';
 import type { RawBody } from './raw-body.js';
-import { verifySignature, type VerifyOptions, type WebhookSecret } from './verify.js';
-
-export interface ConstructEventOptions extends VerifyOptions {
-  /**
-   * What a delivery that names no known event is (for a receiver that only serves `messageUrl`
-   * or `voiceUrl`); without it such a delivery is `unknown`.
-   */
-  fallbackType?: 'sms' | 'voice';
-}
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
-function invalidPayload(message: string): never {
-  throw new WebhookSignatureError('invalid_payload', message);
-}
-
-function parseJson(bytes: RawBody): unknown {
-  let text: string;
-  try {
-    text = typeof bytes === 'string' ? bytes : decoder.decode(bytes);
-  } catch {
-    return invalidPayload('the signed body is not valid UTF-8');
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return invalidPayload('the signed body is not valid JSON');
-  }
-}
+import type { WebhookSecretSource } from './signature-check.js';
+import { verifySignature } from './verify.js';
 
 /**
  * Verifies a delivery (see {@link verifySignature}), then parses the JSON body into a typed
- * event sorted by {@link classifyEvent}. A body that is authentic but not JSON, or a
- * voice.test.completed without `id`, throws `WebhookSignatureError` with reason
+ * event sorted by `classifyEvent`. A body that is authentic but not JSON, or not of its event's
+ * shape (a voice.test.completed without `id`), throws `WebhookSignatureError` with reason
  * `invalid_payload`: one error class covers every reason to refuse a delivery.
+ *
+ * @throws {WebhookSignatureError} with a machine-readable `reason`.
  */
 export function constructEvent(
   rawBody: RawBody,
   headers: DeliveryHeaders,
-  secret: WebhookSecret,
+  secret: WebhookSecretSource,
   options: ConstructEventOptions = {},
 ): WebhookEvent {
   const { timestamp } = verifySignature(rawBody, readHeader(headers, SIGNATURE_HEADER), secret, options);
-  const body = parseJson(rawBody);
-  const eventHeader = readHeader(headers, EVENT_HEADER);
-  const delivery: DeliveryInfo = { deliveryId: readHeader(headers, DELIVERY_HEADER), eventHeader, timestamp };
-  const { type, name } = classifyEvent(body, eventHeader, options.fallbackType);
-
-  switch (type) {
-    case 'voice.test.completed': {
-      const parsed = voiceTestCompletedSchema.safeParse(body);
-      if (!parsed.success) invalidPayload('a voice.test.completed event must be a JSON object with a string id');
-      return { type, name, id: parsed.data.id, data: parsed.data, delivery };
-    }
-    case 'webhook.test':
-    case 'sms':
-    case 'voice': {
-      const parsed = jsonObjectSchema.safeParse(body);
-      if (!parsed.success) invalidPayload(`a ${type} event must be a JSON object`);
-      return { type, name, data: parsed.data, delivery };
-    }
-    case 'unknown':
-      return { type, name, data: body, delivery };
-    default: {
-      const unreachable: never = type;
-      return unreachable;
-    }
-  }
+  return eventFromBody(rawBody, headers, timestamp, options);
 }

@@ -5,16 +5,26 @@
 export { WebhookSignatureError } from '../core/errors.js';
 export type { WebhookSignatureFailureReason } from '../core/errors.js';
 export { verifySignature, DEFAULT_TOLERANCE_SECONDS } from './verify.js';
-export type { VerifyOptions, VerifiedSignature, WebhookSecret } from './verify.js';
+export { verifySignatureAsync } from './verify-async.js';
+export { DEFAULT_MAX_SIGNATURE_HEADER_LENGTH } from './signature-header.js';
+export type {
+  AsyncWebhookSecretSource,
+  VerifyOptions,
+  VerifiedSignature,
+  WebhookSecret,
+  WebhookSecretSource,
+} from './signature-check.js';
 export { signPayload } from './sign.js';
 export type { SignOptions } from './sign.js';
 export { constructEvent } from './events.js';
-export type { ConstructEventOptions } from './events.js';
+export { constructEventAsync } from './events-async.js';
+export type { ConstructEventOptions } from './event-body.js';
 export { classifyEvent, voiceTestCompletedSchema } from './event-types.js';
 export type {
   DeliveryInfo,
   JsonObject,
   SmsEvent,
+  SmsEventData,
   UnknownEvent,
   VoiceEvent,
   VoiceTestCompletedData,
@@ -37,7 +47,7 @@ export type { DedupeOptions, DedupeStore, Deduplicator, MemoryDedupeStoreOptions
 export { VoiceStreamReceiver, createVoiceStreamServer } from './voice-stream.js';
 export type { VoiceStreamOptions, VoiceStreamServer, VoiceStreamServerOptions } from './voice-stream.js';
 export { VoiceCall } from './voice-call.js';
-export type { VoiceCallOptions, VoiceHandshake, VoiceStreamFrame } from './voice-call.js';
+export type { VoiceCallOptions, VoiceHandshake, VoiceSocket, VoiceSocketData, VoiceStreamFrame } from './voice-call.js';
 export { PcmDecoder, encodePcm16le, VOICE_SAMPLE_RATE } from './pcm.js';
 export { toWav, writeWav, wavHeader } from './wav.js';
 export type { WavOptions } from './wav.js';

@@ -1,7 +1,29 @@
 import type { IncomingMessage } from 'node:http';
-import type { RawData, WebSocket } from 'ws';
 import { jsonObjectSchema, type JsonObject } from './event-types.js';
 import { PcmDecoder } from './pcm.js';
+
+/** A message as the `ws` library hands it over, depending on `binaryType` and fragmentation. */
+export type VoiceSocketData = Buffer | ArrayBuffer | Buffer[];
+
+/**
+ * The part of a server-side WebSocket of the `ws` library (its `WebSocket`) that a
+ * {@link VoiceCall} uses. Declared here so that the published types do not depend on `@types/ws`,
+ * which partners need not install; a `ws` socket fits it as is.
+ */
+export interface VoiceSocket {
+  binaryType: 'nodebuffer' | 'arraybuffer' | 'fragments';
+  readonly readyState: number;
+  readonly OPEN: number;
+  readonly CONNECTING: number;
+  readonly isPaused: boolean;
+  on(event: 'message', listener: (data: VoiceSocketData, isBinary: boolean) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'close', listener: (code: number, reason: Buffer) => void): unknown;
+  pause(): void;
+  resume(): void;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+}
 
 /** The JSON frame the service sends first; its content is not shown in the spec (part 6), so it is open. */
 export type VoiceHandshake = JsonObject;
@@ -19,12 +41,12 @@ export interface VoiceCallOptions {
 
 type Pending = { resolve: (result: IteratorResult<VoiceStreamFrame>) => void; reject: (error: unknown) => void };
 
-function toBytes(data: RawData): Uint8Array {
+function toBytes(data: VoiceSocketData): Uint8Array {
   if (Array.isArray(data)) return Buffer.concat(data);
   return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
 }
 
-function parseText(data: RawData): unknown {
+function parseText(data: VoiceSocketData): unknown {
   const text = Buffer.from(toBytes(data)).toString('utf8');
   try {
     return JSON.parse(text) as unknown;
@@ -49,7 +71,7 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
   /** The close code once the connection has closed. */
   closeCode: number | undefined;
 
-  readonly #socket: WebSocket;
+  readonly #socket: VoiceSocket;
   readonly #decoder = new PcmDecoder();
   readonly #queue: VoiceStreamFrame[] = [];
   readonly #highWater: number;
@@ -59,7 +81,7 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
   #sawFirstFrame = false;
   #resolveHandshake!: (handshake: VoiceHandshake | undefined) => void;
 
-  constructor(socket: WebSocket, request: IncomingMessage, options: VoiceCallOptions = {}) {
+  constructor(socket: VoiceSocket, request: IncomingMessage, options: VoiceCallOptions = {}) {
     this.#socket = socket;
     this.request = request;
     this.#highWater = Math.max(1, options.maxQueuedFrames ?? 256);
@@ -88,7 +110,7 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
     return this.#socket.isPaused;
   }
 
-  #onMessage(data: RawData, isBinary: boolean): void {
+  #onMessage(data: VoiceSocketData, isBinary: boolean): void {
     if (this.#ended) return;
     const first = !this.#sawFirstFrame;
     this.#sawFirstFrame = true;

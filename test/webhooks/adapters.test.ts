@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { inspect } from 'node:util';
 import express from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -152,6 +153,62 @@ describe.each(Object.entries(receivers))('%s', (_name, factory) => {
     expect((await postSigned(`${open.url}/`, body)).status).toBe(200);
     expect(onEvent).toHaveBeenCalledTimes(2);
   });
+
+  it('reads a secret function on every delivery, sync or async, so a rotation needs no new handler', async () => {
+    const onEvent = vi.fn();
+    let current: string | string[] = secret;
+    const reads: string[] = [];
+    open = await factory({
+      secret: async () => {
+        reads.push('read');
+        return current;
+      },
+      onEvent,
+    });
+    const body = JSON.stringify({ event: 'webhook.test' });
+    expect((await postSigned(`${open.url}/`, body)).status).toBe(200);
+    current = ['whsec_next', secret];
+    expect((await postSigned(`${open.url}/`, body, { signWith: 'whsec_next' })).status).toBe(200);
+    current = 'whsec_next';
+    expect((await postSigned(`${open.url}/`, body)).body).toEqual({ error: 'invalid_webhook', reason: 'signature_mismatch' });
+    expect(reads).toHaveLength(3);
+    expect(onEvent).toHaveBeenCalledTimes(2);
+    await open.close();
+    open = await factory({ secret: () => secret, onEvent });
+    expect((await postSigned(`${open.url}/`, body)).status).toBe(200);
+  });
+
+  it('answers 500 secret_unavailable, leaking nothing, when the secret function throws, rejects or returns no secret', async () => {
+    const leaky = `secret manager said: token=${secret}`;
+    const sources: Array<WebhookHandlerOptions['secret']> = [
+      () => {
+        throw new Error(leaky);
+      },
+      () => Promise.reject(new Error(leaky)),
+      async () => '',
+      () => [] as string[],
+    ];
+    for (const source of sources) {
+      const onEvent = vi.fn();
+      const errors: unknown[] = [];
+      open = await factory({ secret: source, onEvent, onError: (error) => errors.push(error) });
+      const response = await fetch(`${open.url}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': signPayload('{}', secret) },
+        body: '{}',
+      });
+      const text = await response.text();
+      expect(response.status).toBe(500);
+      expect(JSON.parse(text)).toEqual({ error: 'secret_unavailable' });
+      expect(text).not.toContain(secret);
+      expect(onEvent).not.toHaveBeenCalled();
+      expect(errors).toEqual([expect.objectContaining({ name: 'WebhookSignatureError', reason: 'invalid_secret' })]);
+      expect(JSON.stringify(errors[0])).not.toContain(secret);
+      expect(inspect(errors[0])).not.toContain(secret);
+      await open.close();
+      open = undefined;
+    }
+  });
 });
 
 describe('node and fetch receivers', () => {
@@ -190,6 +247,13 @@ describe('making a receiver', () => {
       expect(() => make({ secret: bad as never, onEvent: () => undefined })).toThrow(expect.objectContaining({ reason: 'invalid_secret' }));
     }
     expect(() => make({ secret } as never)).toThrow(/onEvent/);
+  });
+
+  it.each(Object.keys(factories))('%s takes a secret function without calling it before the first delivery', (name) => {
+    const make = factories[name as keyof typeof factories] as (options: WebhookHandlerOptions) => unknown;
+    const source = vi.fn(() => secret);
+    make({ secret: source, onEvent: () => undefined });
+    expect(source).not.toHaveBeenCalled();
   });
 });
 

@@ -9,6 +9,7 @@ import {
   createNodeHandler,
   createVoiceStreamServer,
   webhookMiddleware,
+  type SmsEventData,
   type VoiceStreamFrame,
   type WebhookEvent,
   type WebhookHandlerOptions,
@@ -128,6 +129,10 @@ describe('receiving deliveries from the sandbox', () => {
     if (event.type !== 'sms') throw new Error('narrowing');
     expect(event.name).toBe('sms.received');
     expect(event.data).toMatchObject({ text: `hello through ${name}`, messageId: triggered.event.messageId, operator, network });
+    // The fields SmsEventData names are exactly those the sandbox sends, each a string.
+    const named: Array<keyof SmsEventData & string> = ['event', 'messageId', 'operator', 'network', 'from', 'to', 'text', 'receivedAt'];
+    expect(Object.keys(event.data).sort()).toEqual([...named].sort());
+    for (const field of named) expect(typeof event.data[field]).toBe('string');
 
     const deliveryId = triggered.deliveries[0]?.deliveryId;
     const record = await until(async () => {

@@ -66,8 +66,27 @@ describe('mobile-partner-sdk/webhooks entry', () => {
     }
   });
 
+  it('runs the WHATWG handler and the async forms on no Node module and no Node global', () => {
+    for (const entry of ['src/webhooks/adapters/fetch.ts', 'src/webhooks/verify-async.ts', 'src/webhooks/events-async.ts', 'src/webhooks/web.ts']) {
+      const files = reachable(entry);
+      expect(files).toContain('src/webhooks/signature-check.ts');
+      for (const file of files) {
+        const source = readFileSync(join(root, file), 'utf8');
+        const packages = [...source.matchAll(/(?:from|import|require\()\s*['"]([^'".][^'"]*)['"]/g)].map((match) => match[1]);
+        // zod (the event schemas) runs anywhere; nothing else may be imported.
+        expect(packages.filter((name) => name !== 'zod'), `${file} (from ${entry})`).toEqual([]);
+        // Code only: doc comments may show Node examples. `globalThis.process?.` (guarded) is fine.
+        const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+        expect(code, file).not.toMatch(/\bBuffer\.|(?<![.])\bprocess\.|\brequire\(/);
+      }
+      expect(files.some((file) => /verify\.ts$|events\.ts$|voice-|wav|sign\.ts$/.test(file)), entry).toBe(false);
+    }
+  });
+
   it('shares its helpers and error class with the main entry', () => {
     expect(main.verifySignature).toBe(webhooks.verifySignature);
+    expect(main.verifySignatureAsync).toBe(webhooks.verifySignatureAsync);
+    expect(main.constructEventAsync).toBe(webhooks.constructEventAsync);
     expect(main.signPayload).toBe(webhooks.signPayload);
     expect(main.constructEvent).toBe(webhooks.constructEvent);
     expect(main.WebhookSignatureError).toBe(webhooks.WebhookSignatureError);

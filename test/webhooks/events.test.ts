@@ -53,6 +53,32 @@ describe('constructEvent', () => {
     expect(event.data).toEqual(payload);
   });
 
+  it('types the known fields of an SMS body and passes other fields through', () => {
+    const payload = { event: 'sms.received', messageId: 'msg_1', from: '+15550001', to: '+15550002', text: 'hi', receivedAt: '2025-06-01T00:00:00.000Z', encoding: 'gsm7' };
+    const body = JSON.stringify(payload);
+    const event = constructEvent(body, signed(body), secret, { now });
+    if (event.type !== 'sms') throw new Error('narrowing');
+    expect(event.data).toEqual(payload);
+    expect(event.data.text?.toUpperCase()).toBe('HI');
+    expect(event.data['encoding']).toBe('gsm7');
+  });
+
+  it('accepts an SMS body without the fields the sandbox sends, and refuses one of them with another type, naming it', () => {
+    const sparse = JSON.stringify({ event: 'sms.received' });
+    const event = constructEvent(sparse, signed(sparse), secret, { now });
+    expect(event.type === 'sms' && event.data.text).toBeUndefined();
+    for (const [field, value] of [['text', 42], ['from', { number: '+1' }], ['receivedAt', null]] as const) {
+      const body = JSON.stringify({ event: 'sms.received', [field]: value });
+      try {
+        constructEvent(body, signed(body), secret, { now });
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(WebhookSignatureError);
+        expect(error).toMatchObject({ reason: 'invalid_payload', message: `the "${field}" field of an sms event must be a string` });
+      }
+    }
+  });
+
   it('uses fallbackType for deliveries that name nothing it knows', () => {
     const body = JSON.stringify({ from: '+15550001', text: 'hello' });
     expect(constructEvent(body, signed(body), secret, { now, fallbackType: 'sms' }).type).toBe('sms');

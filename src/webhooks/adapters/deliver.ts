@@ -1,13 +1,18 @@
 import { WebhookSignatureError } from '../../core/errors.js';
 import type { Deduplicator } from '../dedupe.js';
 import type { WebhookEvent } from '../event-types.js';
-import { constructEvent, type ConstructEventOptions } from '../events.js';
+import type { ConstructEventOptions } from '../event-body.js';
 import type { DeliveryHeaders } from '../headers.js';
-import { checkSecrets, type WebhookSecret } from '../verify.js';
+import { checkSecrets, resolveSecretAsync, type AsyncWebhookSecretSource, type WebhookSecret } from '../signature-check.js';
 
 export interface WebhookHandlerOptions extends Omit<ConstructEventOptions, 'now'> {
-  /** The registration's signingSecret, or several during a rotation. */
-  secret: WebhookSecret;
+  /**
+   * The registration's signingSecret, or several during a rotation; or a function returning
+   * either, or a promise of either, called for each delivery (to read a secret manager, or
+   * rotate without rebuilding the handler). A function that throws or rejects makes the delivery
+   * answered 500 `secret_unavailable` (so the service retries), with the error given to `onError`.
+   */
+  secret: AsyncWebhookSecretSource;
   /** Receives each verified event. */
   onEvent: (event: WebhookEvent) => unknown;
   /** Answers repeat deliveries 200 without calling `onEvent` again. */
@@ -40,6 +45,7 @@ export const answers = {
   handlerFailed: { status: 500, body: { error: 'handler_failed' } },
   tooLarge: { status: 413, body: { error: 'payload_too_large' } },
   methodNotAllowed: { status: 405, body: { error: 'method_not_allowed' } },
+  secretUnavailable: { status: 500, body: { error: 'secret_unavailable' } },
 } as const satisfies Record<string, DeliveryAnswer>;
 
 /**
@@ -50,7 +56,9 @@ export const answers = {
  * @throws {TypeError} when `onEvent` is not a function
  */
 export function checkHandlerOptions(options: WebhookHandlerOptions): void {
-  checkSecrets((options as Partial<WebhookHandlerOptions> | undefined)?.secret);
+  const secret = (options as Partial<WebhookHandlerOptions> | undefined)?.secret;
+  // A function is called, and its answer checked, for each delivery.
+  if (typeof secret !== 'function') checkSecrets(secret);
   if (typeof options.onEvent !== 'function') throw new TypeError('the webhook handler needs an onEvent function');
 }
 
@@ -82,19 +90,35 @@ async function runHandler(event: WebhookEvent, options: WebhookHandlerOptions): 
   }
 }
 
+/**
+ * How an adapter turns a verified delivery into an event: `constructEvent` in Node (its crypto is
+ * the fastest there), `constructEventAsync` where only Web Crypto may exist.
+ */
+export type ConstructFn = (
+  rawBody: string | Uint8Array,
+  headers: DeliveryHeaders,
+  secret: WebhookSecret,
+  options: ConstructEventOptions,
+) => WebhookEvent | Promise<WebhookEvent>;
+
 /** What every adapter does once it holds the raw bytes: verify, parse, dedupe, hand over, answer. */
 export async function deliver(
   rawBody: string | Uint8Array,
   headers: DeliveryHeaders,
   options: WebhookHandlerOptions,
+  construct: ConstructFn,
 ): Promise<DeliveryAnswer> {
   let event: WebhookEvent;
   try {
-    const { now, ...rest } = options;
-    event = constructEvent(rawBody, headers, options.secret, now ? { ...rest, now: now() } : rest);
+    const { now, secret: source, ...rest } = options;
+    const secret = await resolveSecretAsync(source);
+    checkSecrets(secret);
+    event = await construct(rawBody, headers, secret, now ? { ...rest, now: now() } : rest);
   } catch (error) {
     report(options, error);
     if (error instanceof WebhookSignatureError) {
+      // The receiver's own secret is missing: its problem, not the sender's, so the service retries.
+      if (error.reason === 'invalid_secret') return answers.secretUnavailable;
       // The reason is machine-readable and safe; the message stays server-side.
       return { status: 400, body: { error: 'invalid_webhook', reason: error.reason } };
     }

@@ -1,3 +1,4 @@
+import { constructEventAsync } from '../events-async.js';
 import { answers, checkHandlerOptions, deliver, DEFAULT_MAX_BODY_BYTES, type DeliveryAnswer, type WebhookHandlerOptions } from './deliver.js';
 
 function respond(answer: DeliveryAnswer, extraHeaders: Record<string, string> = {}): Response {
@@ -36,8 +37,9 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
 }
 
 /**
- * A WHATWG handler, `(request) => Promise<Response>`, for Next.js route handlers, Hono, Bun and
- * Deno. Same answers as the Node adapter.
+ * A WHATWG handler, `(request) => Promise<Response>`, for Next.js route handlers, Hono, Bun,
+ * Deno and Cloudflare Workers. Same answers as the Node adapter. It verifies with Web Crypto
+ * (`constructEventAsync`) and loads no Node module, so it runs unchanged outside Node.
  *
  * ```ts
  * // app/webhooks/route.ts (Next.js)
@@ -50,6 +52,6 @@ export function createFetchHandler(options: WebhookHandlerOptions): (request: Re
     if (request.method !== 'POST') return respond(answers.methodNotAllowed, { allow: 'POST' });
     const body = await readLimited(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     if (body === undefined) return respond(answers.tooLarge);
-    return respond(await deliver(body, request.headers, options));
+    return respond(await deliver(body, request.headers, options, constructEventAsync));
   };
 }

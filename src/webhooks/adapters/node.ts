@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { constructEvent } from '../events.js';
 import { answers, checkHandlerOptions, deliver, DEFAULT_MAX_BODY_BYTES, type DeliveryAnswer, type WebhookHandlerOptions } from './deliver.js';
 
 export class BodyTooLargeError extends Error {
@@ -64,7 +65,7 @@ export async function handleNodeRequest(
       return;
     }
   }
-  writeAnswer(res, await deliver(body, req.headers, options));
+  writeAnswer(res, await deliver(body, req.headers, options, constructEvent));
 }
 
 /**
