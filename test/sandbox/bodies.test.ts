@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../src/sandbox/index.js';
 import { call, useSandbox } from './helpers.js';
 
 const s = useSandbox({ limits: { maxBodyBytes: 1024 * 1024 } });
@@ -137,5 +138,45 @@ describe('deeply nested JSON', () => {
   it('answers text that is not JSON 400 VALIDATION_ERROR', async () => {
     const res = await s.api('POST', '/api/v1.1/sms', '{"fromNumber":');
     expect([res.status, res.body.error.details.validationErrors]).toEqual([400, ['body must be valid JSON']]);
+  });
+});
+
+describe('the cap holds in the handler itself (msw and other adapters)', () => {
+  it('stops pulling an endless body stream just past the cap and answers 413', async () => {
+    const sandbox = createSandbox({ limits: { maxBodyBytes: 64 * 1024 } });
+    try {
+      const exchange = await sandbox.handler(
+        new Request('http://sandbox.test/api/v1.1/auth/token', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ key: sandbox.credentials.key, secret: sandbox.credentials.secret }),
+        }),
+      );
+      const token = ((await exchange.json()) as { data: { access_token: string } }).data.access_token;
+      let pulled = 0;
+      let cancelled = false;
+      const endless = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled += 16 * 1024;
+          controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const answer = await sandbox.handler(
+        new Request('http://sandbox.test/api/v1.1/sms', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: endless,
+          duplex: 'half',
+        } as RequestInit),
+      );
+      expect(answer.status).toBe(413);
+      expect(pulled).toBeLessThanOrEqual(64 * 1024 + 2 * 16 * 1024);
+      expect(cancelled).toBe(true);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
