@@ -1,5 +1,13 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Page, PagePromise, PartnerClient, WebhookDelivery, WebhookDeliveryListParams, WebhookUpdateParams } from '../../src/index.js';
+import type {
+  Page,
+  PagePromise,
+  PartnerClient,
+  WebhookAuthenticationParams,
+  WebhookDelivery,
+  WebhookDeliveryListParams,
+  WebhookUpdateParams,
+} from '../../src/index.js';
 
 declare const client: PartnerClient;
 
@@ -83,5 +91,16 @@ describe('endpoints known by name only require nothing', () => {
     void client.plans.purchase({ quantity: 2n });
     // @ts-expect-error a function is not JSON
     void client.portIns.submit({ callback: () => undefined });
+  });
+});
+
+describe('authentication params are exported by name', () => {
+  it('WebhookAuthenticationParams is the union of the four shapes', () => {
+    const bearer: WebhookAuthenticationParams = { type: 'bearer', token: 't' };
+    void bearer;
+    // @ts-expect-error bearer without its token
+    const missing: WebhookAuthenticationParams = { type: 'bearer' };
+    void missing;
+    expectTypeOf<WebhookAuthenticationParams['type']>().toEqualTypeOf<'none' | 'bearer' | 'basic' | 'api_key'>();
   });
 });
