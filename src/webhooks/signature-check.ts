@@ -1,6 +1,5 @@
 import { WebhookSignatureError } from '../core/errors.js';
 import {
-  canonicalSignature,
   canonicalTimestamp,
   digitsValue,
   DIGEST_HEX_LENGTH,
@@ -148,18 +147,23 @@ export function beginCheck(signatureHeader: unknown, secret: unknown, options: V
  * valid signature, which nobody without the valid signature can write.
  */
 function equalsDigest(digest: string, candidate: string): boolean {
+  return candidate.length === DIGEST_HEX_LENGTH && equalsDigestAt(digest, candidate, 0);
+}
+
+/** {@link equalsDigest} for the 64 characters of `text` from `offset`, read in place. */
+function equalsDigestAt(digest: string, text: string, offset: number): boolean {
   // A local bound: an imported binding may be a getter in a CommonJS build, read on every turn.
   const length = DIGEST_HEX_LENGTH;
-  if (candidate.length !== length) return false;
   let difference = 0;
-  for (let i = 0; i < length; i++) difference |= (digest.charCodeAt(i) ^ candidate.charCodeAt(i)) & 0xff;
+  for (let i = 0; i < length; i++) difference |= (digest.charCodeAt(i) ^ text.charCodeAt(offset + i)) & 0xff;
   return difference === 0;
 }
 
-/** Whether `candidate` is any of the digests; every digest is compared, matched or not. */
-function matchesAnyDigest(digests: readonly string[], candidate: string): boolean {
+/** Whether the v1 of a header in the service's form is any of the digests; every digest is compared. */
+function canonicalMatches(digests: readonly string[], header: string): boolean {
+  const offset = header.length - DIGEST_HEX_LENGTH;
   let matched = false;
-  for (let d = 0; d < digests.length; d++) if (equalsDigest(digests[d] as string, candidate)) matched = true;
+  for (let d = 0; d < digests.length; d++) if (equalsDigestAt(digests[d] as string, header, offset)) matched = true;
   return matched;
 }
 
@@ -217,7 +221,7 @@ function nowSeconds(options: VerifyOptions | undefined): number {
  * an authentic but stale delivery (replay, clock skew) is told apart from a forgery.
  */
 export function finishCheck(check: SignatureCheck, digests: readonly string[], options: VerifyOptions | undefined): VerifiedSignature {
-  let matched = check.candidates === undefined && matchesAnyDigest(digests, canonicalSignature(check.header));
+  let matched = check.candidates === undefined && canonicalMatches(digests, check.header);
   if (!matched) {
     // For the service's form, parsing in full finds the same timestamp (see canonicalTimestamp), so the digests still hold.
     const candidates = check.candidates ?? parseHeader(check.header).signatures;

@@ -132,11 +132,6 @@ export function canonicalTimestamp(header: string): string | undefined {
   return isDigits(timestamp) ? timestamp : undefined;
 }
 
-/** The candidate v1 of a header for which {@link canonicalTimestamp} found a timestamp. */
-export function canonicalSignature(header: string): string {
-  return header.slice(header.length - DIGEST_HEX_LENGTH);
-}
-
 /**
  * Reads `t=<unix>,v1=<hex>[,v1=<hex>…]` in one pass, without regular expressions and without
  * slicing keys (it runs for every header not in the exact form, and for every refusal): items
