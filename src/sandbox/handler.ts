@@ -139,7 +139,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     idSeq = 0;
     ctx.counters.clear();
     log.clear();
-    force.clear();
+    force.reset();
     limiter.reset();
     idempotency.reset();
     for (const hook of resetHooks) hook();
@@ -151,6 +151,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   registerControlRoutes(app, ctx, { force, log, tokens, reset });
   app.use('/api/*', bearerCheck(ctx, tokens));
   app.use('/api/*', limiter.middleware);
+  app.use('/api/*', force.afterCommit);
   app.use('/api/*', idempotency.middleware);
   app.use('/api/*', force.middleware);
   tokenRoute(tokens)(app, ctx);
