@@ -1,0 +1,211 @@
+/** Turns the outcomes, the commit journal and the exit of the client process into the soak's figures. */
+import type { Outcome } from './operations.js';
+import type { Operation } from './plan.js';
+
+export interface Goal {
+  name: string;
+  value: number | boolean;
+  goal: string;
+  met: boolean;
+  /** false: reported only; the run's exit code ignores it (see `--strict`). */
+  enforced: boolean;
+}
+
+export interface KindFigures {
+  operations: number;
+  ok: number;
+  failed: number;
+  applied: { '0': number; '1': number; '2+': number };
+}
+
+export interface SoakReport {
+  config: Record<string, unknown>;
+  operations: number;
+  settled: number;
+  successes: number;
+  failures: {
+    total: number;
+    byClass: Record<string, number>;
+    /** By the error's `mayHaveSucceeded`: `true`, `false`, or `absent`. */
+    byMayHaveSucceeded: Record<'true' | 'false' | 'absent', number>;
+    untyped: number;
+  };
+  writes: {
+    operations: number;
+    applied: { '0': number; '1': number; '2+': number };
+    /** Failed writes (the write call itself, not a later wait) the server applied anyway. */
+    appliedButFailed: { total: number; withoutMayHaveSucceeded: number; byClass: Record<string, number> };
+    /** Keyed writes reported as 409 CONFLICT although the server applied them (the in-flight replay). */
+    conflictWhileApplied: number;
+    /** Async writes applied whose later wait() failed. */
+    appliedThenWaitFailed: number;
+  };
+  byKind: Record<string, KindFigures>;
+  faultsInjected: Record<string, number>;
+  unhandledRejections: number;
+  exitedOnItsOwn: boolean;
+  exitCode: number | null;
+  elapsedMs: number;
+  goals: Goal[];
+}
+
+export interface SoakEvidence {
+  config: Record<string, unknown>;
+  operations: readonly Operation[];
+  outcomes: readonly Outcome[];
+  /** Commit counts by operation id (the sandbox's journal). */
+  commits: Readonly<Record<string, number>>;
+  counters: Readonly<Record<string, number>>;
+  unhandledRejections: number;
+  exitedOnItsOwn: boolean;
+  exitCode: number | null;
+  elapsedMs: number;
+  /** Makes the tracked money-safety figures goals too. */
+  strict: boolean;
+}
+
+const bump = (map: Record<string, number>, key: string): void => {
+  map[key] = (map[key] ?? 0) + 1;
+};
+
+const bucket = (count: number): '0' | '1' | '2+' => (count === 0 ? '0' : count === 1 ? '1' : '2+');
+
+export function summarise(evidence: SoakEvidence): SoakReport {
+  const outcomes = new Map(evidence.outcomes.map((o) => [o.id, o]));
+  const byClass: Record<string, number> = {};
+  const byMayHaveSucceeded = { true: 0, false: 0, absent: 0 };
+  const applied = { '0': 0, '1': 0, '2+': 0 };
+  const appliedFailedByClass: Record<string, number> = {};
+  const byKind: Record<string, KindFigures> = {};
+  let successes = 0;
+  let untyped = 0;
+  let writes = 0;
+  let appliedButFailed = 0;
+  let withoutMayHaveSucceeded = 0;
+  let conflictWhileApplied = 0;
+  let appliedThenWaitFailed = 0;
+
+  for (const op of evidence.operations) {
+    const outcome = outcomes.get(op.id);
+    const kindKey = `${op.kind} (${op.keying})`;
+    const kind = (byKind[kindKey] ??= { operations: 0, ok: 0, failed: 0, applied: { '0': 0, '1': 0, '2+': 0 } });
+    kind.operations += 1;
+    if (!outcome) continue;
+    const failed = outcome.result !== 'ok';
+    if (failed) {
+      kind.failed += 1;
+      bump(byClass, outcome.result);
+      if (outcome.result.startsWith('untyped:')) untyped += 1;
+      byMayHaveSucceeded[outcome.mayHaveSucceeded === undefined ? 'absent' : outcome.mayHaveSucceeded ? 'true' : 'false'] += 1;
+    } else {
+      kind.ok += 1;
+      successes += 1;
+    }
+    if (op.keying === 'read') continue;
+    writes += 1;
+    const count = evidence.commits[op.id] ?? 0;
+    applied[bucket(count)] += 1;
+    kind.applied[bucket(count)] += 1;
+    if (!failed || count === 0) continue;
+    if (outcome.phase === 'wait') {
+      appliedThenWaitFailed += 1;
+      continue;
+    }
+    appliedButFailed += 1;
+    bump(appliedFailedByClass, outcome.result);
+    if (outcome.mayHaveSucceeded !== true) withoutMayHaveSucceeded += 1;
+    if (outcome.code === 'CONFLICT' && op.keying !== 'none') conflictWhileApplied += 1;
+  }
+
+  const settled = evidence.outcomes.length;
+  const failures = settled - successes;
+  const goals: Goal[] = [
+    {
+      name: 'operations settled with a result or a typed error',
+      value: settled - untyped,
+      goal: `= ${evidence.operations.length}`,
+      met: settled - untyped === evidence.operations.length,
+      enforced: true,
+    },
+    { name: 'side effects applied twice or more', value: applied['2+'], goal: '= 0', met: applied['2+'] === 0, enforced: true },
+    { name: 'unhandled rejections', value: evidence.unhandledRejections, goal: '= 0', met: evidence.unhandledRejections === 0, enforced: true },
+    { name: 'client process exits on its own', value: evidence.exitedOnItsOwn, goal: 'yes', met: evidence.exitedOnItsOwn, enforced: true },
+    {
+      name: 'failed writes applied, without mayHaveSucceeded',
+      value: withoutMayHaveSucceeded,
+      goal: '= 0',
+      met: withoutMayHaveSucceeded === 0,
+      enforced: evidence.strict,
+    },
+    {
+      name: 'keyed writes applied but reported 409 CONFLICT',
+      value: conflictWhileApplied,
+      goal: '= 0',
+      met: conflictWhileApplied === 0,
+      enforced: evidence.strict,
+    },
+  ];
+
+  return {
+    config: evidence.config,
+    operations: evidence.operations.length,
+    settled,
+    successes,
+    failures: { total: failures, byClass: sortKeys(byClass), byMayHaveSucceeded, untyped },
+    writes: {
+      operations: writes,
+      applied,
+      appliedButFailed: { total: appliedButFailed, withoutMayHaveSucceeded, byClass: sortKeys(appliedFailedByClass) },
+      conflictWhileApplied,
+      appliedThenWaitFailed,
+    },
+    byKind,
+    faultsInjected: Object.fromEntries(Object.entries(evidence.counters).filter(([name]) => name.startsWith('faults.'))),
+    unhandledRejections: evidence.unhandledRejections,
+    exitedOnItsOwn: evidence.exitedOnItsOwn,
+    exitCode: evidence.exitCode,
+    elapsedMs: evidence.elapsedMs,
+    goals,
+  };
+}
+
+function sortKeys(map: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(map).sort(([, a], [, b]) => b - a));
+}
+
+function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+export function formatReport(report: SoakReport): string {
+  const kinds = Object.entries(report.byKind).map(([kind, f]) => [
+    kind,
+    fmt(f.operations),
+    fmt(f.ok),
+    fmt(f.failed),
+    kind.includes('(read)') ? '—' : `${f.applied['0']} / ${f.applied['1']} / ${f.applied['2+']}`,
+  ]);
+  const failures = Object.entries(report.failures.byClass).map(([name, n]) => [name, fmt(n)]);
+  const goals = report.goals.map((g) => [g.name, String(g.value), g.goal, g.met ? 'yes' : 'NO', g.enforced ? 'goal' : 'tracked']);
+  const m = report.failures.byMayHaveSucceeded;
+  return [
+    `${fmt(report.operations)} operations, ${fmt(report.successes)} succeeded, ${fmt(report.failures.total)} failed ` +
+      `(mayHaveSucceeded true ${m.true}, false ${m.false}, absent ${m.absent}), ${fmt(report.elapsedMs)} ms`,
+    `faults injected: ${Object.entries(report.faultsInjected).map(([k, v]) => `${k.slice('faults.'.length)} ${v}`).join(', ')}`,
+    '',
+    table(['operation (keying)', 'ops', 'ok', 'failed', 'applied 0 / 1 / 2+'], kinds),
+    '',
+    table(['failure class', 'count'], failures.length > 0 ? failures : [['—', '0']]),
+    '',
+    `writes: ${fmt(report.writes.operations)}; applied 0: ${report.writes.applied['0']}, 1: ${report.writes.applied['1']}, ` +
+      `2+: ${report.writes.applied['2+']}; applied but failed: ${report.writes.appliedButFailed.total} ` +
+      `(${Object.entries(report.writes.appliedButFailed.byClass).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}); ` +
+      `applied, then wait() failed: ${report.writes.appliedThenWaitFailed}`,
+    '',
+    table(['goal', 'value', 'target', 'met', 'kind'], goals),
+  ].join('\n');
+}
