@@ -39,6 +39,6 @@ const { stderr, ...report } = await runSoak(config, {
 const stamped = { ranAt: new Date().toISOString(), node: process.version, ...report };
 writeFileSync(out, `${JSON.stringify(stamped, null, 2)}\n`);
 console.log(formatReport(report));
-console.log(`\nwritten to ${path.relative(process.cwd(), out) || out}`);
-if (stderr.trim() !== '') console.log(`\nclient process stderr:\n${stderr.trim()}`);
+console.log(`\nwritten to ${out}`);
+if (stderr.trim() !== '') console.log(`\nclient process stderr (first lines):\n${stderr.trim().split('\n').slice(0, 10).join('\n')}`);
 if (report.goals.some((g) => g.enforced && !g.met)) process.exitCode = 1;

@@ -17,12 +17,19 @@ export interface ChildInput {
   concurrency: number;
 }
 
-export type ChildLine = ({ type: 'outcome' } & Outcome) | { type: 'done'; unhandledRejections: number; elapsedMs: number };
+export type ChildLine =
+  | ({ type: 'outcome' } & Outcome)
+  | { type: 'done'; unhandledRejections: number; warnings: Record<string, number>; elapsedMs: number };
 
 let unhandledRejections = 0;
 // Counted, not fatal: the run goes on so the count covers all of it.
 process.on('unhandledRejection', () => {
   unhandledRejections += 1;
+});
+/** Process warnings by name (MaxListenersExceededWarning, TimeoutOverflowWarning …); Node still prints them. */
+const warnings: Record<string, number> = {};
+process.on('warning', (warning) => {
+  warnings[warning.name] = (warnings[warning.name] ?? 0) + 1;
 });
 
 const print = (line: ChildLine): void => void process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -46,7 +53,7 @@ async function main(): Promise<void> {
   }
   // One more turn, so rejections left unhandled by the last settled calls are counted.
   await new Promise((resolve) => setImmediate(resolve));
-  print({ type: 'done', unhandledRejections, elapsedMs: Math.round(performance.now() - started) });
+  print({ type: 'done', unhandledRejections, warnings, elapsedMs: Math.round(performance.now() - started) });
 }
 
 main().catch((error: unknown) => {

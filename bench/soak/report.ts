@@ -35,7 +35,7 @@ export interface SoakReport {
     applied: { '0': number; '1': number; '2+': number };
     /** Failed writes (the write call itself, not a later wait) the server applied anyway. */
     appliedButFailed: { total: number; withoutMayHaveSucceeded: number; byClass: Record<string, number> };
-    /** Keyed writes reported as 409 CONFLICT although the server applied them (the in-flight replay). */
+    /** Writes reported as 409 CONFLICT although the server applied them: a keyed retry met the original in flight. */
     conflictWhileApplied: number;
     /** Async writes applied whose later wait() failed. */
     appliedThenWaitFailed: number;
@@ -43,6 +43,8 @@ export interface SoakReport {
   byKind: Record<string, KindFigures>;
   faultsInjected: Record<string, number>;
   unhandledRejections: number;
+  /** Process warnings of the client process, by name. */
+  warnings: Record<string, number>;
   exitedOnItsOwn: boolean;
   exitCode: number | null;
   elapsedMs: number;
@@ -57,6 +59,7 @@ export interface SoakEvidence {
   commits: Readonly<Record<string, number>>;
   counters: Readonly<Record<string, number>>;
   unhandledRejections: number;
+  warnings: Readonly<Record<string, number>>;
   exitedOnItsOwn: boolean;
   exitCode: number | null;
   elapsedMs: number;
@@ -114,10 +117,12 @@ export function summarise(evidence: SoakEvidence): SoakReport {
     appliedButFailed += 1;
     bump(appliedFailedByClass, outcome.result);
     if (outcome.mayHaveSucceeded !== true) withoutMayHaveSucceeded += 1;
-    if (outcome.code === 'CONFLICT' && op.keying !== 'none') conflictWhileApplied += 1;
+    // Its own request committed, so this 409 is the in-flight replay, not a state conflict.
+    if (outcome.code === 'CONFLICT') conflictWhileApplied += 1;
   }
 
   const settled = evidence.outcomes.length;
+  const warningCount = Object.values(evidence.warnings).reduce((a, b) => a + b, 0);
   const failures = settled - successes;
   const goals: Goal[] = [
     {
@@ -131,6 +136,13 @@ export function summarise(evidence: SoakEvidence): SoakReport {
     { name: 'unhandled rejections', value: evidence.unhandledRejections, goal: '= 0', met: evidence.unhandledRejections === 0, enforced: true },
     { name: 'client process exits on its own', value: evidence.exitedOnItsOwn, goal: 'yes', met: evidence.exitedOnItsOwn, enforced: true },
     {
+      name: 'process warnings',
+      value: warningCount,
+      goal: '= 0',
+      met: warningCount === 0,
+      enforced: evidence.strict,
+    },
+    {
       name: 'failed writes applied, without mayHaveSucceeded',
       value: withoutMayHaveSucceeded,
       goal: '= 0',
@@ -138,7 +150,7 @@ export function summarise(evidence: SoakEvidence): SoakReport {
       enforced: evidence.strict,
     },
     {
-      name: 'keyed writes applied but reported 409 CONFLICT',
+      name: 'writes applied but reported 409 CONFLICT (in flight)',
       value: conflictWhileApplied,
       goal: '= 0',
       met: conflictWhileApplied === 0,
@@ -162,6 +174,7 @@ export function summarise(evidence: SoakEvidence): SoakReport {
     byKind,
     faultsInjected: Object.fromEntries(Object.entries(evidence.counters).filter(([name]) => name.startsWith('faults.'))),
     unhandledRejections: evidence.unhandledRejections,
+    warnings: { ...evidence.warnings },
     exitedOnItsOwn: evidence.exitedOnItsOwn,
     exitCode: evidence.exitCode,
     elapsedMs: evidence.elapsedMs,
@@ -200,6 +213,8 @@ export function formatReport(report: SoakReport): string {
     table(['operation (keying)', 'ops', 'ok', 'failed', 'applied 0 / 1 / 2+'], kinds),
     '',
     table(['failure class', 'count'], failures.length > 0 ? failures : [['—', '0']]),
+    '',
+    `process warnings: ${Object.entries(report.warnings).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
     '',
     `writes: ${fmt(report.writes.operations)}; applied 0: ${report.writes.applied['0']}, 1: ${report.writes.applied['1']}, ` +
       `2+: ${report.writes.applied['2+']}; applied but failed: ${report.writes.appliedButFailed.total} ` +

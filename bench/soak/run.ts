@@ -29,6 +29,7 @@ export interface RunLimits {
 interface ChildRun {
   outcomes: Outcome[];
   unhandledRejections: number;
+  warnings: Record<string, number>;
   exitedOnItsOwn: boolean;
   exitCode: number | null;
   stderr: string;
@@ -36,7 +37,7 @@ interface ChildRun {
 
 function runChild(input: ChildInput, limits: RunLimits): Promise<ChildRun> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-  const run: ChildRun = { outcomes: [], unhandledRejections: 0, exitedOnItsOwn: false, exitCode: null, stderr: '' };
+  const run: ChildRun = { outcomes: [], unhandledRejections: 0, warnings: {}, exitedOnItsOwn: false, exitCode: null, stderr: '' };
   let done = false;
   let killed = false;
   const kill = (): void => {
@@ -61,6 +62,7 @@ function runChild(input: ChildInput, limits: RunLimits): Promise<ChildRun> {
     } else {
       done = true;
       run.unhandledRejections = line.unhandledRejections;
+      run.warnings = line.warnings;
       grace = setTimeout(kill, limits.exitGraceMs);
     }
   });
@@ -102,6 +104,7 @@ export async function runSoak(config: SoakConfig, limits: RunLimits): Promise<So
       commits,
       counters: stats.counters,
       unhandledRejections: child.unhandledRejections,
+      warnings: child.warnings,
       exitedOnItsOwn: child.exitedOnItsOwn,
       exitCode: child.exitCode,
       elapsedMs: Math.round(performance.now() - started),

@@ -25,9 +25,9 @@ export interface SoakConfig {
 export const FULL: SoakConfig = {
   operations: 5_000,
   seed: 7,
-  concurrency: 48,
-  windowMs: 200,
-  timeoutMs: 1_500,
+  concurrency: 64,
+  windowMs: 100,
+  timeoutMs: 2_000,
   hangMs: 4_000,
   throttleRetryAfterSeconds: 1,
   transactionDelayMs: 40,
