@@ -39,6 +39,8 @@ export interface SoakReport {
     conflictWhileApplied: number;
     /** Async writes applied whose later wait() failed. */
     appliedThenWaitFailed: number;
+    /** Writes reported as done that the server never applied: a lost write. */
+    succeededButNotApplied: number;
   };
   byKind: Record<string, KindFigures>;
   faultsInjected: Record<string, number>;
@@ -87,6 +89,7 @@ export function summarise(evidence: SoakEvidence): SoakReport {
   let withoutMayHaveSucceeded = 0;
   let conflictWhileApplied = 0;
   let appliedThenWaitFailed = 0;
+  let succeededButNotApplied = 0;
 
   for (const op of evidence.operations) {
     const outcome = outcomes.get(op.id);
@@ -109,6 +112,7 @@ export function summarise(evidence: SoakEvidence): SoakReport {
     const count = evidence.commits[op.id] ?? 0;
     applied[bucket(count)] += 1;
     kind.applied[bucket(count)] += 1;
+    if (!failed && count === 0) succeededButNotApplied += 1;
     if (!failed || count === 0) continue;
     if (outcome.phase === 'wait') {
       appliedThenWaitFailed += 1;
@@ -133,6 +137,7 @@ export function summarise(evidence: SoakEvidence): SoakReport {
       enforced: true,
     },
     { name: 'side effects applied twice or more', value: applied['2+'], goal: '= 0', met: applied['2+'] === 0, enforced: true },
+    { name: 'writes reported done but never applied', value: succeededButNotApplied, goal: '= 0', met: succeededButNotApplied === 0, enforced: true },
     { name: 'unhandled rejections', value: evidence.unhandledRejections, goal: '= 0', met: evidence.unhandledRejections === 0, enforced: true },
     { name: 'client process exits on its own', value: evidence.exitedOnItsOwn, goal: 'yes', met: evidence.exitedOnItsOwn, enforced: true },
     {
@@ -170,6 +175,7 @@ export function summarise(evidence: SoakEvidence): SoakReport {
       appliedButFailed: { total: appliedButFailed, withoutMayHaveSucceeded, byClass: sortKeys(appliedFailedByClass) },
       conflictWhileApplied,
       appliedThenWaitFailed,
+      succeededButNotApplied,
     },
     byKind,
     faultsInjected: Object.fromEntries(Object.entries(evidence.counters).filter(([name]) => name.startsWith('faults.'))),

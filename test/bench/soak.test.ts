@@ -27,6 +27,7 @@ describe('npm run soak', () => {
       expect(report.failures.untyped).toBe(0);
       expect(report.writes.operations).toBeGreaterThan(50);
       expect(report.writes.applied['2+']).toBe(0);
+      expect(report.writes.succeededButNotApplied).toBe(0);
       expect(report.unhandledRejections).toBe(0);
       expect(report.exitedOnItsOwn).toBe(true);
       expect(report.goals.filter((g) => g.enforced && !g.met)).toEqual([]);
@@ -58,23 +59,26 @@ describe('soak figures', () => {
   it('counts a write applied twice as a missed goal, and a failed write the server applied as tracked', () => {
     const report = summarise(
       evidence({
-        operations: [op('a', 'none', 'plans.purchase'), op('b', 'spec'), op('c', 'none', 'teamMembers.create'), op('d', 'read', 'sims.list')],
+        operations: [op('a', 'none', 'plans.purchase'), op('b', 'spec'), op('c', 'none', 'teamMembers.create'), op('d', 'read', 'sims.list'), op('e', 'spec')],
         outcomes: [
           { id: 'a', result: 'ok' },
           { id: 'b', result: 'ConflictError', status: 409, code: 'CONFLICT' },
           { id: 'c', result: 'ConnectionError', mayHaveSucceeded: true },
           { id: 'd', result: 'ok' },
+          { id: 'e', result: 'ok' },
         ],
         commits: { a: 2, b: 1, c: 1 },
       }),
     );
-    expect(report.writes.applied).toEqual({ '0': 0, '1': 2, '2+': 1 });
+    expect(report.writes.applied).toEqual({ '0': 1, '1': 2, '2+': 1 });
+    expect(report.writes.succeededButNotApplied).toBe(1);
     expect(report.writes.appliedButFailed).toEqual({ total: 2, withoutMayHaveSucceeded: 1, byClass: { ConflictError: 1, ConnectionError: 1 } });
     expect(report.writes.conflictWhileApplied).toBe(1);
     expect(report.failures.byMayHaveSucceeded).toEqual({ true: 1, false: 0, absent: 1 });
     const missed = report.goals.filter((g) => !g.met).map((g) => [g.name, g.enforced]);
     expect(missed).toEqual([
       ['side effects applied twice or more', true],
+      ['writes reported done but never applied', true],
       ['failed writes applied, without mayHaveSucceeded', false],
       ['writes applied but reported 409 CONFLICT (in flight)', false],
     ]);
