@@ -58,7 +58,7 @@ export interface SoakInputs {
   adminEmail: string;
 }
 
-/** Share of each kind in the mix; reads ≈ 35 %, keyed writes ≈ 32 %, unkeyed ≈ 15 %, async ≈ 18 %. */
+/** Share of each kind in the mix (weights add up to 100): reads 35, spec-idempotent writes 23, caller-keyed writes 9, unkeyed writes 15, unkeyed async writes 18. */
 const MIX: ReadonlyArray<[OperationKind, Keying, number]> = [
   ['sims.list', 'read', 8],
   ['plans.retrieve', 'read', 6],

@@ -37,13 +37,17 @@ export interface SoakReport {
     appliedButFailed: { total: number; withoutMayHaveSucceeded: number; byClass: Record<string, number> };
     /** Writes reported as 409 CONFLICT although the server applied them: a keyed retry met the original in flight. */
     conflictWhileApplied: number;
-    /** Async writes applied whose later wait() failed. */
-    appliedThenWaitFailed: number;
+    /** Async writes applied whose later wait() failed, and how it failed. */
+    appliedThenWaitFailed: { total: number; byClass: Record<string, number> };
     /** Writes reported as done that the server never applied: a lost write. */
     succeededButNotApplied: number;
   };
   byKind: Record<string, KindFigures>;
   faultsInjected: Record<string, number>;
+  /** Partner-API requests the sandbox's fault dice rolled for (the client's attempts, polls and token exchanges). */
+  requests: number;
+  /** Share of those requests that met an injected fault. */
+  faultShare: number;
   unhandledRejections: number;
   /** Process warnings of the client process, by name. */
   warnings: Record<string, number>;
@@ -89,6 +93,7 @@ export function summarise(evidence: SoakEvidence): SoakReport {
   let withoutMayHaveSucceeded = 0;
   let conflictWhileApplied = 0;
   let appliedThenWaitFailed = 0;
+  const waitFailedByClass: Record<string, number> = {};
   let succeededButNotApplied = 0;
 
   for (const op of evidence.operations) {
@@ -116,6 +121,7 @@ export function summarise(evidence: SoakEvidence): SoakReport {
     if (!failed || count === 0) continue;
     if (outcome.phase === 'wait') {
       appliedThenWaitFailed += 1;
+      bump(waitFailedByClass, outcome.result);
       continue;
     }
     appliedButFailed += 1;
@@ -126,6 +132,11 @@ export function summarise(evidence: SoakEvidence): SoakReport {
   }
 
   const settled = evidence.outcomes.length;
+  const requests = evidence.counters['faults.rolled'] ?? 0;
+  const faultsInjected = Object.fromEntries(
+    Object.entries(evidence.counters).filter(([name]) => name.startsWith('faults.') && name !== 'faults.rolled'),
+  );
+  const injected = Object.values(faultsInjected).reduce((a, b) => a + b, 0);
   const warningCount = Object.values(evidence.warnings).reduce((a, b) => a + b, 0);
   const failures = settled - successes;
   const goals: Goal[] = [
@@ -174,11 +185,13 @@ export function summarise(evidence: SoakEvidence): SoakReport {
       applied,
       appliedButFailed: { total: appliedButFailed, withoutMayHaveSucceeded, byClass: sortKeys(appliedFailedByClass) },
       conflictWhileApplied,
-      appliedThenWaitFailed,
+      appliedThenWaitFailed: { total: appliedThenWaitFailed, byClass: sortKeys(waitFailedByClass) },
       succeededButNotApplied,
     },
     byKind,
-    faultsInjected: Object.fromEntries(Object.entries(evidence.counters).filter(([name]) => name.startsWith('faults.'))),
+    faultsInjected,
+    requests,
+    faultShare: requests === 0 ? 0 : Math.round((injected / requests) * 1000) / 1000,
     unhandledRejections: evidence.unhandledRejections,
     warnings: { ...evidence.warnings },
     exitedOnItsOwn: evidence.exitedOnItsOwn,
@@ -214,7 +227,7 @@ export function formatReport(report: SoakReport): string {
   return [
     `${fmt(report.operations)} operations, ${fmt(report.successes)} succeeded, ${fmt(report.failures.total)} failed ` +
       `(mayHaveSucceeded true ${m.true}, false ${m.false}, absent ${m.absent}), ${fmt(report.elapsedMs)} ms`,
-    `faults injected: ${Object.entries(report.faultsInjected).map(([k, v]) => `${k.slice('faults.'.length)} ${v}`).join(', ')}`,
+    `${fmt(report.requests)} requests, ${(report.faultShare * 100).toFixed(1)} % faulted: ${Object.entries(report.faultsInjected).map(([k, v]) => `${k.slice('faults.'.length)} ${v}`).join(', ')}`,
     '',
     table(['operation (keying)', 'ops', 'ok', 'failed', 'applied 0 / 1 / 2+'], kinds),
     '',
@@ -225,7 +238,8 @@ export function formatReport(report: SoakReport): string {
     `writes: ${fmt(report.writes.operations)}; applied 0: ${report.writes.applied['0']}, 1: ${report.writes.applied['1']}, ` +
       `2+: ${report.writes.applied['2+']}; applied but failed: ${report.writes.appliedButFailed.total} ` +
       `(${Object.entries(report.writes.appliedButFailed.byClass).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}); ` +
-      `applied, then wait() failed: ${report.writes.appliedThenWaitFailed}`,
+      `applied, then wait() failed: ${report.writes.appliedThenWaitFailed.total} ` +
+      `(${Object.entries(report.writes.appliedThenWaitFailed.byClass).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'})`,
     '',
     table(['goal', 'value', 'target', 'met', 'kind'], goals),
   ].join('\n');

@@ -31,6 +31,8 @@ describe('npm run soak', () => {
       expect(report.unhandledRejections).toBe(0);
       expect(report.exitedOnItsOwn).toBe(true);
       expect(report.goals.filter((g) => g.enforced && !g.met)).toEqual([]);
+      expect(report.faultShare).toBeGreaterThan(0.1);
+      expect(report.faultShare).toBeLessThan(0.35);
       for (const shape of ['reset', 'error', 'resetAfter', 'unavailable', 'gateway', 'throttle']) {
         expect(report.faultsInjected[`faults.${shape}`], shape).toBeGreaterThan(0);
       }

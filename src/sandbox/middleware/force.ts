@@ -210,6 +210,7 @@ export function createForceRegistry(ctx: SandboxContext): ForceRegistry {
     const [lo, hi] = faults.latencyMs;
     await delay(lo + (hi - lo) * faultRng.next());
     const fault = rollFault(faults, faultRng);
+    ctx.counters.bump('faults.rolled');
     const answer = await injectedAnswer(c, fault, faults);
     if (answer) return answer;
     if (fault === 'resetAfter') ctx.counters.bump('faults.resetAfter');
