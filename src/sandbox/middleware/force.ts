@@ -48,6 +48,8 @@ export interface CommittedWrite {
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** Tags remembered at most, so a long-running sandbox cannot grow without bound. */
 const MAX_JOURNAL_ENTRIES = 100_000;
+/** POSTs that change nothing on the account: the credential exchange and the eligibility check. */
+const NOT_WRITES = new Set(['POST /api/v1.1/auth/token', 'POST /api/v1.1/port-in/eligibility']);
 
 export interface ForceRegistry {
   add(rule: z.infer<typeof forceRuleSchema>): ForceRule;
@@ -181,12 +183,14 @@ export function createForceRegistry(ctx: SandboxContext): ForceRegistry {
   /** A write the route answered 2xx was applied; tagged ones are journaled per tag. */
   const journalCommit = (c: SandboxCtx): void => {
     const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD' || c.res.type === 'error' || c.res.status < 200 || c.res.status >= 300) return;
+    const route = `${method} ${c.get('rawPath')}`;
+    if (method === 'GET' || method === 'HEAD' || NOT_WRITES.has(route)) return;
+    if (c.res.type === 'error' || c.res.status < 200 || c.res.status >= 300) return;
     const tag = c.req.header(REQUEST_ID_HEADER);
     if (tag === undefined) return;
     const entry = journal.get(tag);
     if (entry) entry.count += 1;
-    else if (journal.size < MAX_JOURNAL_ENTRIES) journal.set(tag, { route: `${method} ${c.get('rawPath')}`, count: 1 });
+    else if (journal.size < MAX_JOURNAL_ENTRIES) journal.set(tag, { route, count: 1 });
   };
 
   /** Runs the route; a reset-after dooms the answer once the route has committed. */
