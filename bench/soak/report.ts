@@ -35,6 +35,13 @@ export interface SoakReport {
     applied: { '0': number; '1': number; '2+': number };
     /** Failed writes (the write call itself, not a later wait) the server applied anyway. */
     appliedButFailed: { total: number; withoutMayHaveSucceeded: number; byClass: Record<string, number> };
+    /** Failed write calls by what the error said and what the server did. */
+    failedCalls: {
+      flagged: { applied: number; notApplied: number };
+      unflagged: { applied: number; notApplied: number };
+    };
+    /** The first failed writes applied without `mayHaveSucceeded: true`, to look into. */
+    unflaggedAppliedExamples: Array<{ id: string; kind: string; keying: string; result: string; status?: number; code?: string }>;
     /** Writes reported as 409 CONFLICT although the server applied them: a keyed retry met the original in flight. */
     conflictWhileApplied: number;
     /** Async writes applied whose later wait() failed, and how it failed. */
@@ -95,6 +102,8 @@ export function summarise(evidence: SoakEvidence): SoakReport {
   let appliedThenWaitFailed = 0;
   const waitFailedByClass: Record<string, number> = {};
   let succeededButNotApplied = 0;
+  const failedCalls = { flagged: { applied: 0, notApplied: 0 }, unflagged: { applied: 0, notApplied: 0 } };
+  const unflaggedAppliedExamples: SoakReport['writes']['unflaggedAppliedExamples'] = [];
 
   for (const op of evidence.operations) {
     const outcome = outcomes.get(op.id);
@@ -118,15 +127,26 @@ export function summarise(evidence: SoakEvidence): SoakReport {
     applied[bucket(count)] += 1;
     kind.applied[bucket(count)] += 1;
     if (!failed && count === 0) succeededButNotApplied += 1;
-    if (!failed || count === 0) continue;
+    if (!failed) continue;
     if (outcome.phase === 'wait') {
-      appliedThenWaitFailed += 1;
-      bump(waitFailedByClass, outcome.result);
+      if (count > 0) {
+        appliedThenWaitFailed += 1;
+        bump(waitFailedByClass, outcome.result);
+      }
       continue;
     }
+    const flagged = outcome.mayHaveSucceeded === true;
+    failedCalls[flagged ? 'flagged' : 'unflagged'][count > 0 ? 'applied' : 'notApplied'] += 1;
+    if (count === 0) continue;
     appliedButFailed += 1;
     bump(appliedFailedByClass, outcome.result);
-    if (outcome.mayHaveSucceeded !== true) withoutMayHaveSucceeded += 1;
+    if (!flagged) {
+      withoutMayHaveSucceeded += 1;
+      if (unflaggedAppliedExamples.length < 20) {
+        const { result, status, code } = outcome;
+        unflaggedAppliedExamples.push({ id: op.id, kind: op.kind, keying: op.keying, result, ...(status === undefined ? {} : { status }), ...(code === undefined ? {} : { code }) });
+      }
+    }
     // Its own request committed, so this 409 is the in-flight replay, not a state conflict.
     if (outcome.code === 'CONFLICT') conflictWhileApplied += 1;
   }
@@ -184,6 +204,8 @@ export function summarise(evidence: SoakEvidence): SoakReport {
       operations: writes,
       applied,
       appliedButFailed: { total: appliedButFailed, withoutMayHaveSucceeded, byClass: sortKeys(appliedFailedByClass) },
+      failedCalls,
+      unflaggedAppliedExamples,
       conflictWhileApplied,
       appliedThenWaitFailed: { total: appliedThenWaitFailed, byClass: sortKeys(waitFailedByClass) },
       succeededButNotApplied,
@@ -238,6 +260,10 @@ export function formatReport(report: SoakReport): string {
     `writes: ${fmt(report.writes.operations)}; applied 0: ${report.writes.applied['0']}, 1: ${report.writes.applied['1']}, ` +
       `2+: ${report.writes.applied['2+']}; applied but failed: ${report.writes.appliedButFailed.total} ` +
       `(${Object.entries(report.writes.appliedButFailed.byClass).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}); ` +
+      `failed write calls: mayHaveSucceeded and applied ${report.writes.failedCalls.flagged.applied}, ` +
+      `mayHaveSucceeded but not applied ${report.writes.failedCalls.flagged.notApplied}, ` +
+      `not flagged but applied ${report.writes.failedCalls.unflagged.applied}, ` +
+      `not flagged and not applied ${report.writes.failedCalls.unflagged.notApplied}; ` +
       `applied, then wait() failed: ${report.writes.appliedThenWaitFailed.total} ` +
       `(${Object.entries(report.writes.appliedThenWaitFailed.byClass).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'})`,
     '',

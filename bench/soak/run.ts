@@ -87,7 +87,8 @@ export async function runSoak(config: SoakConfig, limits: RunLimits): Promise<So
       {
         client: clientOptions(config, sandbox),
         operations,
-        wait: { pollIntervalMs: 50, maxPollIntervalMs: 200, timeoutMs: 20_000 },
+        // 100 ms: the floor a client may poll at without busy-looping.
+        wait: { pollIntervalMs: 100, maxPollIntervalMs: 200, timeoutMs: 20_000 },
         concurrency: config.concurrency,
       },
       limits,

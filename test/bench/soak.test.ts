@@ -76,6 +76,10 @@ describe('soak figures', () => {
     expect(report.writes.succeededButNotApplied).toBe(1);
     expect(report.writes.appliedButFailed).toEqual({ total: 2, withoutMayHaveSucceeded: 1, byClass: { ConflictError: 1, ConnectionError: 1 } });
     expect(report.writes.conflictWhileApplied).toBe(1);
+    expect(report.writes.failedCalls).toEqual({ flagged: { applied: 1, notApplied: 0 }, unflagged: { applied: 1, notApplied: 0 } });
+    expect(report.writes.unflaggedAppliedExamples).toEqual([
+      { id: 'b', kind: 'sms.send', keying: 'spec', result: 'ConflictError', status: 409, code: 'CONFLICT' },
+    ]);
     expect(report.failures.byMayHaveSucceeded).toEqual({ true: 1, false: 0, absent: 1 });
     const missed = report.goals.filter((g) => !g.met).map((g) => [g.name, g.enforced]);
     expect(missed).toEqual([
