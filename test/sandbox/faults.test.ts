@@ -110,7 +110,7 @@ describe('injected answers', () => {
   });
 
   it('answers 429 RATE_LIMITED storms with the configured Retry-After and no X-RateLimit headers', async () => {
-    await withSandbox({ faults: { throttleRate: 1, throttleRetryAfterSeconds: 0 } }, async (sandbox, token) => {
+    await withSandbox({ rateLimit: true, faults: { throttleRate: 1, throttleRetryAfterSeconds: 0 } }, async (sandbox, token) => {
       const answer = await call(sandbox, 'POST', '/api/v1.1/sms', { token, body: sms(sandbox, 'x') });
       expect(answer.status).toBe(429);
       expect(answer.body.error.code).toBe('RATE_LIMITED');
