@@ -68,7 +68,8 @@ function runChild(input: ChildInput, limits: RunLimits): Promise<ChildRun> {
   });
   child.stdin.end(JSON.stringify(input));
   return new Promise((resolve) => {
-    child.once('exit', (code) => {
+    // 'close', not 'exit': by then every line the child printed has been read.
+    child.once('close', (code) => {
       clearTimeout(deadline);
       if (grace) clearTimeout(grace);
       run.exitCode = code;
