@@ -107,6 +107,8 @@ export function registerControlRoutes(app: SandboxApp, ctx: SandboxContext, deps
     return c.json({ cleared: true });
   });
 
+  app.get('/_sandbox/commits', (c) => c.json({ commits: deps.force.commits() }));
+
   app.get('/_sandbox/requests', (c) => c.json({ requests: deps.log.entries() }));
   app.delete('/_sandbox/requests', (c) => {
     deps.log.clear();

@@ -144,7 +144,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     idSeq = 0;
     ctx.counters.clear();
     log.clear();
-    force.clear();
+    force.reset();
     limiter.reset();
     idempotency.reset();
     for (const hook of resetHooks) hook();
@@ -158,6 +158,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.use('*', bodyReader(ctx));
   registerControlRoutes(app, ctx, { force, log, tokens, idempotency, reset });
   app.use('/api/*', limiter.middleware);
+  app.use('/api/*', force.afterCommit);
   app.use('/api/*', idempotency.middleware);
   app.use('/api/*', force.middleware);
   tokenRoute(tokens)(app, ctx);

@@ -1,16 +1,58 @@
 /** Options of createSandbox / startSandbox, and their resolved form. */
 import { LATEST_CLOCK_MS, MAX_TIME_SCALE } from './clock.js';
 
+/**
+ * Seeded fault injection on partner-API routes (never on /_sandbox/). Every rate is a share of
+ * requests, 0..1. `resetRate` and `errorRate` are rolled first, each on its own die; the shapes
+ * after them share one die, so their rates add up to at most 1 and each is exactly its share of
+ * the requests that got past the first two.
+ */
 export interface SandboxFaults {
   /** Share of partner-API requests answered 500 INTERNAL_ERROR (0..1). */
   errorRate?: number;
   /** Added to every partner-API answer, in real milliseconds; a number or [min, max]. */
   latencyMs?: number | [number, number];
-  /** Share of partner-API requests whose socket is destroyed without an answer (0..1). */
+  /** Share of partner-API requests whose socket is destroyed before the route runs (0..1). */
   resetRate?: number;
+  /**
+   * Share whose route runs (the write is applied, its idempotency entry stored) and whose socket
+   * is then destroyed instead of the answer: the client cannot tell it from `resetRate`.
+   */
+  resetAfterRate?: number;
+  /** Share answered 503 INTERNAL_ERROR (an envelope without `details`). */
+  unavailableRate?: number;
+  /** Share answered by an HTML 502 page, as a gateway in front of the API would. */
+  gatewayRate?: number;
+  /** Share answered 429 RATE_LIMITED with `Retry-After: throttleRetryAfterSeconds`, whatever the real windows say. */
+  throttleRate?: number;
+  /** Retry-After of an injected 429, in seconds. Default 1. */
+  throttleRetryAfterSeconds?: number;
+  /** Share that gets no answer for `hangMs` real milliseconds; then the route runs and answers late. */
+  hangRate?: number;
+  /** How long a hang lasts, in real milliseconds; close() ends every hang at once. Default 30000, at most 600000. */
+  hangMs?: number;
   /** Seed of the fault dice; defaults to the sandbox seed. */
   seed?: number;
 }
+
+/** The faults of a sandbox after validation: every rate present, latency as a range. */
+export interface ResolvedFaults {
+  errorRate: number;
+  resetRate: number;
+  resetAfterRate: number;
+  unavailableRate: number;
+  gatewayRate: number;
+  throttleRate: number;
+  throttleRetryAfterSeconds: number;
+  hangRate: number;
+  hangMs: number;
+  latencyMs: [number, number];
+  seed: number;
+}
+
+export const DEFAULT_HANG_MS = 30_000;
+/** Same ceiling as a forced rule's `delayMs`. */
+export const MAX_HANG_MS = 600_000;
 
 export interface SandboxCredentials {
   /** Admin-tier credential. */
@@ -109,7 +151,7 @@ export interface ResolvedSandboxOptions {
   startMs: number;
   limits: SandboxLimits;
   account: SandboxAccount;
-  faults: Required<Omit<SandboxFaults, 'latencyMs'>> & { latencyMs: [number, number] } | null;
+  faults: ResolvedFaults | null;
 }
 
 function positive(name: string, value: number | undefined, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
@@ -164,18 +206,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
   if (Number.isNaN(start) || start < 0 || start > LATEST_CLOCK_MS) {
     throw new RangeError('now must be a valid date between 1970 and 9999');
   }
-  let faults: ResolvedSandboxOptions['faults'] = null;
-  if (options.faults) {
-    const latency = options.faults.latencyMs ?? 0;
-    const [lo, hi] = typeof latency === 'number' ? [latency, latency] : latency;
-    if (!(lo >= 0 && hi >= lo)) throw new RangeError('faults.latencyMs must be >= 0 (or a [min, max] range)');
-    faults = {
-      errorRate: rate('errorRate', options.faults.errorRate),
-      resetRate: rate('resetRate', options.faults.resetRate),
-      latencyMs: [lo, hi],
-      seed: options.faults.seed ?? seed,
-    };
-  }
+  const faults = options.faults ? resolveFaults(options.faults, seed) : null;
   return {
     seed,
     simCount: positive('simCount', options.simCount, 300, 20, 100_000),
@@ -189,5 +220,40 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     limits: resolveLimits(options.limits),
     account: resolveAccount(options.account),
     faults,
+  };
+}
+
+function resolveFaults(input: SandboxFaults, sandboxSeed: number): ResolvedFaults {
+  const latency = input.latencyMs ?? 0;
+  const [lo, hi] = typeof latency === 'number' ? [latency, latency] : latency;
+  if (!(lo >= 0 && hi >= lo)) throw new RangeError('faults.latencyMs must be >= 0 (or a [min, max] range)');
+  const shared = {
+    resetAfterRate: rate('resetAfterRate', input.resetAfterRate),
+    unavailableRate: rate('unavailableRate', input.unavailableRate),
+    gatewayRate: rate('gatewayRate', input.gatewayRate),
+    throttleRate: rate('throttleRate', input.throttleRate),
+    hangRate: rate('hangRate', input.hangRate),
+  };
+  // These shapes share one die (force.ts), so together they cannot exceed every request.
+  const sum = Object.values(shared).reduce((a, b) => a + b, 0);
+  if (sum > 1 + 1e-9) throw new RangeError('faults: resetAfterRate + unavailableRate + gatewayRate + throttleRate + hangRate must be at most 1');
+  const retryAfter = input.throttleRetryAfterSeconds ?? 1;
+  if (!Number.isInteger(retryAfter) || retryAfter < 0 || retryAfter > 86_400) {
+    throw new RangeError('faults.throttleRetryAfterSeconds must be an integer between 0 and 86400');
+  }
+  const hangMs = input.hangMs ?? DEFAULT_HANG_MS;
+  if (!Number.isInteger(hangMs) || hangMs < 0 || hangMs > MAX_HANG_MS) {
+    throw new RangeError(`faults.hangMs must be an integer between 0 and ${MAX_HANG_MS}`);
+  }
+  const seed = input.seed ?? sandboxSeed;
+  if (!Number.isInteger(seed)) throw new RangeError('faults.seed must be an integer');
+  return {
+    errorRate: rate('errorRate', input.errorRate),
+    resetRate: rate('resetRate', input.resetRate),
+    ...shared,
+    throttleRetryAfterSeconds: retryAfter,
+    hangMs,
+    latencyMs: [lo, hi],
+    seed,
   };
 }

@@ -72,7 +72,8 @@ export function createRateLimiter(ctx: SandboxContext): RateLimiter {
     // Report the tighter bucket: the one with the fewest requests left.
     const shown = buckets.reduce((a, b) => (b.limit - b.window.count < a.limit - a.window.count ? b : a));
     await next();
-    if (c.res.type === 'error') return;
+    // A 429 from further in (a forced or injected one) keeps spec part 8 rule 1 too.
+    if (c.res.type === 'error' || c.res.status === 429) return;
     c.res.headers.set('X-RateLimit-Limit', String(shown.limit));
     c.res.headers.set('X-RateLimit-Remaining', String(Math.max(0, shown.limit - shown.window.count)));
     c.res.headers.set('X-RateLimit-Reset', String(Math.max(0, Math.ceil((shown.window.startMs + windowMs() - nowMs) / 1000))));
