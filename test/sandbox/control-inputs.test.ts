@@ -102,7 +102,7 @@ describe('every control body is checked', () => {
     }
     const force = await call(s.sandbox, 'POST', '/_sandbox/force', { body: { path: '/api/v1.1/sims', stauts: 503 } });
     expect(force.body.issues).toEqual([
-      'body: unknown field stauts (allowed: method, path, status, code, message, details, body, html, headers, delayMs, reset, times)',
+      'body: unknown field stauts (allowed: method, path, status, code, message, details, body, html, headers, delayMs, reset, resetAfter, times)',
     ]);
     expect((await call(s.sandbox, 'GET', '/_sandbox/force')).body.rules).toEqual([]);
     await stillServes();
