@@ -81,22 +81,28 @@ function isInFlightReplay(error: unknown): boolean {
  * Marks the final error of a write that may have been applied although no idempotency promise
  * covers it, and says so in its message, so that nobody retries it blindly.
  */
-function markMayHaveSucceeded(error: ConnectionError | ApiError): void {
+function markMayHaveSucceeded(error: ConnectionError | ApiError, generatedKey?: string): void {
   if (error.mayHaveSucceeded) return;
   // The field is read-only to callers; the pipeline sets it once, on the call's final error.
   (error as { mayHaveSucceeded: boolean }).mayHaveSucceeded = true;
-  error.message += ' (the write may have been applied: check its state before sending it again)';
+  if (generatedKey !== undefined) (error as { idempotencyKey: string | undefined }).idempotencyKey = generatedKey;
+  error.message += generatedKey
+    ? ` (the write may have been applied: send it again with idempotencyKey '${generatedKey}' to apply it at most once)`
+    : ' (the write may have been applied: check its state before sending it again)';
 }
 
 /**
- * The final failure of a write no idempotency promise covers: when the request may have been
- * processed (not provably unsent, a 5xx, a 2xx whose body was unreadable), say so.
+ * The final failure of a write whose outcome the caller cannot settle alone: one no idempotency
+ * promise covers, or one the spec promises (idem) under a key the client made up, which the
+ * caller has never seen. When the request may have been processed (not provably unsent, a 5xx, a
+ * 2xx whose body was unreadable), say so, and name the generated key so that sending the write
+ * again with it replays the original instead of applying it twice.
  */
-function markIfMaybeApplied(error: unknown): never {
+function markIfMaybeApplied(error: unknown, generatedKey?: string): never {
   if (error instanceof ConnectionError) {
-    if (!error.requestNotSent) markMayHaveSucceeded(error);
+    if (!error.requestNotSent) markMayHaveSucceeded(error, generatedKey);
   } else if (error instanceof ApiError && (error.status >= 500 || (error instanceof InvalidResponseError && error.status < 300))) {
-    markMayHaveSucceeded(error);
+    markMayHaveSucceeded(error, generatedKey);
   }
   throw error;
 }
@@ -117,6 +123,8 @@ export class Call<T> implements Admission {
   readonly #retrySafe: boolean;
   /** A write no idempotency promise covers: never retried once it may have reached the server. */
   readonly #unsafeWrite: boolean;
+  /** A promised (idem) write under a key the client generated: retried, and its key named if all attempts fail. */
+  readonly #generatedKey: string | undefined;
   readonly #keyed: boolean;
   #sends = 0;
   #deadlineAt = 0;
@@ -158,13 +166,16 @@ export class Call<T> implements Admission {
     // promised: a read, a route the spec marks (idem), or the caller's own key (its assertion).
     this.#retrySafe = retrySafe ?? (spec.method === 'GET' || spec.idempotent || callerKey !== undefined);
     this.#unsafeWrite = !this.#retrySafe;
+    this.#generatedKey = retrySafe === undefined && spec.idempotent && callerKey === undefined ? idempotencyKey : undefined;
   }
 
   run(): Promise<ApiResult<T>> {
     // Without a caller's signal there is nothing to listen to: no extra async frame per call.
     const signal = this.#signal;
     const result = signal ? this.#runWith(signal) : withRetries(this, this.#maxRetries);
-    return this.#unsafeWrite ? result.catch(markIfMaybeApplied) : result;
+    if (this.#unsafeWrite) return result.catch(markIfMaybeApplied);
+    const generatedKey = this.#generatedKey;
+    return generatedKey === undefined ? result : result.catch((error: unknown) => markIfMaybeApplied(error, generatedKey));
   }
 
   async #runWith(signal: AbortSignal): Promise<ApiResult<T>> {

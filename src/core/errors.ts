@@ -67,10 +67,17 @@ export class ApiError extends PartnerError {
   readonly headers: Record<string, string>;
   readonly route: string | undefined;
   /**
-   * True when this failure of a write without an idempotency promise (a 5xx, or a 2xx whose body
-   * could not be read) leaves open whether the server applied it: check before sending it again.
+   * True when this final failure of a write (a 5xx, or a 2xx whose body could not be read)
+   * leaves open whether the server applied it: check before sending it again — or, when
+   * `idempotencyKey` is set, send it again with that key.
    */
   readonly mayHaveSucceeded: boolean = false;
+  /**
+   * With `mayHaveSucceeded`, on a write the spec marks idempotent (idem) that was sent under a
+   * key the client generated: sending the write again with this `idempotencyKey` replays the
+   * original answer if it was applied, and applies it once if it was not.
+   */
+  readonly idempotencyKey: string | undefined = undefined;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -95,6 +102,7 @@ export class ApiError extends PartnerError {
       details: this.details,
       route: this.route,
       mayHaveSucceeded: this.mayHaveSucceeded,
+      idempotencyKey: this.idempotencyKey,
     };
   }
 }
@@ -150,18 +158,27 @@ export class ConnectionError extends PartnerError {
   /** True when the failure proves the request never reached the server (connection refused, DNS). */
   readonly requestNotSent: boolean;
   /**
-   * True when the request of a write without an idempotency promise may have reached the server
-   * before the connection failed or timed out: it may have been applied, check before sending it
-   * again. False for reads, for idempotent writes (retried with the same key) and when the
-   * request provably never left.
+   * True when the request of a write may have reached the server before the final attempt's
+   * connection failed or timed out: it may have been applied, check before sending it again —
+   * or, when `idempotencyKey` is set, send it again with that key. False for reads, for writes
+   * sent with your own `idempotencyKey` (send them again with it) and when the request provably
+   * never left.
    */
   readonly mayHaveSucceeded: boolean = false;
+  /** See {@link ApiError.idempotencyKey}: the generated key to send the write again with. */
+  readonly idempotencyKey: string | undefined = undefined;
   constructor(message: string, options?: { cause?: unknown; requestNotSent?: boolean }) {
     super(message, options);
     this.requestNotSent = options?.requestNotSent ?? false;
   }
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), code: this.code, requestNotSent: this.requestNotSent, mayHaveSucceeded: this.mayHaveSucceeded };
+    return {
+      ...super.toJSON(),
+      code: this.code,
+      requestNotSent: this.requestNotSent,
+      mayHaveSucceeded: this.mayHaveSucceeded,
+      idempotencyKey: this.idempotencyKey,
+    };
   }
 }
 
