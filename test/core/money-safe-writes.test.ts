@@ -93,15 +93,23 @@ describe('asynchronous writes (no idempotency promise in the spec)', () => {
 });
 
 describe('writes the spec marks (idem), and reads', () => {
-  it('are retried after 5xx and timeouts with one key, and a final failure is not "may have succeeded"', async () => {
+  it('are retried after 5xx and timeouts with one key, and a final failure names that key to send it again with', async () => {
     t.server.on(CANCEL, [{ hang: true }, fail(500, 'INTERNAL_ERROR'), fail(503, 'INTERNAL_ERROR')]);
     const error = await t.client.subscriptions.cancel('8901', { timeoutMs: 200 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InternalServerError);
-    expect(error).toMatchObject({ mayHaveSucceeded: false });
-    expect((error as Error).message).not.toMatch(MAY_HAVE_APPLIED);
     const keys = t.server.requestsTo(CANCEL).map((request) => request.headers['idempotency-key']);
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1);
+    // The caller never saw the generated key: the error hands it over, so a resend replays instead of applying twice.
+    expect(error).toMatchObject({ mayHaveSucceeded: true, idempotencyKey: keys[0] });
+    expect((error as Error).message).toContain(`idempotencyKey '${keys[0]}'`);
+  });
+
+  it("with the caller's own key, a final failure is not \"may have succeeded\": the caller can send it again with its key", async () => {
+    t.server.on(CANCEL, [fail(500, 'INTERNAL_ERROR'), fail(500, 'INTERNAL_ERROR'), fail(503, 'INTERNAL_ERROR')]);
+    const error = await t.client.subscriptions.cancel('8901', { idempotencyKey: 'cancel-8901' }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 503, mayHaveSucceeded: false, idempotencyKey: undefined });
+    expect((error as Error).message).not.toMatch(MAY_HAVE_APPLIED);
   });
 
   it('a read that fails for good carries mayHaveSucceeded: false', async () => {
