@@ -11,4 +11,4 @@ export type {
 } from './options.js';
 export type { SandboxFixtures } from './state/fixtures.js';
 export type { LoggedRequest } from './middleware/request-log.js';
-export type { KeyTier, SandboxContext, SandboxPlugin } from './context.js';
+export type { KeyTier, SandboxContext, SandboxRequestContext, SandboxStatusCode } from './context.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { RawData, WebSocket } from 'ws';
+import type { VoiceSocket, RawData } from './voice-socket.js';
 import { jsonObjectSchema, type JsonObject } from './event-types.js';
 import { PcmDecoder } from './pcm.js';
 
@@ -49,7 +49,7 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
   /** The close code once the connection has closed. */
   closeCode: number | undefined;
 
-  readonly #socket: WebSocket;
+  readonly #socket: VoiceSocket;
   readonly #decoder = new PcmDecoder();
   readonly #queue: VoiceStreamFrame[] = [];
   readonly #highWater: number;
@@ -59,7 +59,7 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
   #sawFirstFrame = false;
   #resolveHandshake!: (handshake: VoiceHandshake | undefined) => void;
 
-  constructor(socket: WebSocket, request: IncomingMessage, options: VoiceCallOptions = {}) {
+  constructor(socket: VoiceSocket, request: IncomingMessage, options: VoiceCallOptions = {}) {
     this.#socket = socket;
     this.request = request;
     this.#highWater = Math.max(1, options.maxQueuedFrames ?? 256);
