@@ -28,7 +28,9 @@ beforeAll(() => {
   ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'mps-install-'));
   // --ignore-scripts: dist/ is fresh already, and prepack would rebuild it under other tests' feet.
-  [packed] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], root)) as (typeof packed)[];
+  const [result] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], root)) as (typeof packed)[];
+  if (!result) throw new Error('npm pack reported no tarball');
+  packed = result;
   app = join(work, 'app');
   execFileSync('mkdir', [app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'client-only-app', private: true, type: 'module' }));
