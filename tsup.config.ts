@@ -1,3 +1,4 @@
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 
 const entry = {
@@ -8,22 +9,48 @@ const entry = {
   'sandbox/index': 'src/sandbox/index.ts',
 };
 
+// The sandbox's router is bundled into the sandbox's own chunks, so a client-only install never
+// downloads it (only the sandbox imports it; the client and webhook entries never do). `ws` is
+// an optional peer dependency loaded on first use by the voice-stream receiver, so it stays
+// external. Everything else the package needs is in `dependencies`.
+const bundled = ['hono'];
+
+// No source maps in the package. Measured on the packed tarball: with maps it is ~757 kB, with
+// maps without sourcesContent still ~438 kB (plus ~114 kB if src/ shipped for them to point at),
+// without maps ~250 kB against a 300 kB budget. The output is unminified ESM/CJS that keeps the
+// source's names and structure, so a stack trace into dist/ stays readable without a map.
+const sourcemap = false;
+
+/**
+ * The `partner-sandbox` bin imports the sandbox from the built `sandbox/index.js` next to it
+ * instead of carrying a second copy of the whole emulator (and its router).
+ */
+const cliUsesSandboxEntry: Plugin = {
+  name: 'cli-uses-sandbox-entry',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/server\.js$/ }, (args) =>
+      /[\\/]sandbox[\\/]cli\.ts$/.test(args.importer) ? { path: './index.js', external: true } : undefined,
+    );
+  },
+};
+
 export default defineConfig([
   {
     entry,
     format: ['esm'],
     dts: true,
-    sourcemap: true,
+    sourcemap,
     clean: true,
     target: 'node20',
     splitting: true,
     treeshake: true,
+    noExternal: bundled,
   },
   {
     entry,
     format: ['cjs'],
     dts: true,
-    sourcemap: true,
+    sourcemap,
     target: 'node20',
     // Shared chunks, as in the ESM build: an error class is the same class whichever entry
     // point a CommonJS caller required it from, so instanceof holds across them.
@@ -31,13 +58,14 @@ export default defineConfig([
     treeshake: true,
     // p-retry (and its is-network-error dependency) ship as ESM only; Node 20.18
     // cannot require() ESM, so the CommonJS build carries its own copy.
-    noExternal: ['p-retry', 'is-network-error'],
+    noExternal: ['p-retry', 'is-network-error', ...bundled],
   },
   {
     entry: { 'sandbox/cli': 'src/sandbox/cli.ts' },
     format: ['esm'],
-    sourcemap: true,
+    sourcemap,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    esbuildPlugins: [cliUsesSandboxEntry],
   },
 ]);

@@ -2,8 +2,9 @@
  * The seam every route module plugs into: the shared clock, dice, account state, counters and
  * the answer helpers that keep envelopes and error codes uniform (spec part 1 rule 2, part 7).
  */
+// Router types stay internal: the published declaration files name only the structural types
+// below, so an app that never installs hono (the sandbox ships bundled with it) still compiles.
 import type { Context, Hono } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { SandboxClock } from './clock.js';
 import type { ResolvedSandboxOptions, SandboxAccount, SandboxCredentials } from './options.js';
 import type { SandboxRng } from './rng.js';
@@ -39,6 +40,23 @@ export type SandboxCtx = Context<SandboxEnv>;
 /** How route modules register, the sandbox's own and the webhook module alike. */
 export type SandboxPlugin = (app: SandboxApp, ctx: SandboxContext) => void;
 
+/**
+ * The request context the answer helpers take: the route handler's own context (a Hono
+ * `Context` satisfies it).
+ */
+export interface SandboxRequestContext {
+  readonly req: { readonly raw: Request };
+}
+
+/** A status the sandbox may answer with a body: every registered code but 101, 204, 205 and 304. */
+export type SandboxStatusCode =
+  | 100 | 102 | 103
+  | 200 | 201 | 202 | 203 | 206 | 207 | 208 | 226
+  | 300 | 301 | 302 | 303 | 305 | 306 | 307 | 308
+  | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407 | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416
+  | 417 | 418 | 421 | 422 | 423 | 424 | 425 | 426 | 428 | 429 | 431 | 451
+  | 500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 510 | 511;
+
 export interface PageMeta {
   page: number;
   pageSize: number;
@@ -47,7 +65,7 @@ export interface PageMeta {
 }
 
 export interface AnswerInit {
-  status?: ContentfulStatusCode;
+  status?: SandboxStatusCode;
   meta?: Record<string, unknown>;
   headers?: Record<string, string>;
 }
@@ -87,15 +105,15 @@ export interface SandboxContext {
   counters: SandboxCounters;
   transactions: SandboxTransactions;
   /** `{ success: true, data, meta? }` with 200 unless told. */
-  ok(c: SandboxCtx, data: unknown, init?: AnswerInit): Response;
+  ok(c: SandboxRequestContext, data: unknown, init?: AnswerInit): Response;
   /** `{ success: false, error: { code, message, details? } }`; details never on 5xx (spec part 7 rule 2). */
-  fail(c: SandboxCtx, status: ContentfulStatusCode, code: string, message: string, details?: Record<string, unknown>): Response;
+  fail(c: SandboxRequestContext, status: SandboxStatusCode, code: string, message: string, details?: Record<string, unknown>): Response;
   /** Validates page/pageSize (spec part 8) and answers one page with meta, or 400 VALIDATION_ERROR. */
-  paginate<T>(c: SandboxCtx, items: readonly T[]): Response;
+  paginate<T>(c: SandboxRequestContext, items: readonly T[]): Response;
   /** The JSON body as an object; {} when absent; null when it is JSON but not an object. */
-  readBody(c: SandboxCtx): Record<string, unknown> | null;
+  readBody(c: SandboxRequestContext): Record<string, unknown> | null;
   /** The JSON object body with `required` fields present, or the 400 VALIDATION_ERROR / MISSING_FIELDS answer. */
-  requireBody(c: SandboxCtx, required?: readonly string[]): Record<string, unknown> | Response;
+  requireBody(c: SandboxRequestContext, required?: readonly string[]): Record<string, unknown> | Response;
   /** ISO timestamp with milliseconds of the sandbox clock. */
   nowIso(): string;
   /** A fresh identifier `<prefix><hex>` from the seeded dice. */

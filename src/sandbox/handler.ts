@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { fail, ok, paginate, requireBody } from './answers.js';
 import { createClock } from './clock.js';
-import type { SandboxContext, SandboxEnv, SandboxPlugin } from './context.js';
+import type { SandboxContext, SandboxCtx, SandboxEnv, SandboxPlugin } from './context.js';
 import { createCounters } from './counters.js';
 import { bearerCheck, tokenRoute } from './middleware/auth.js';
 import { bodyReader } from './middleware/body.js';
@@ -108,12 +108,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ok,
     fail,
     paginate,
-    readBody(c) {
+    readBody(c: SandboxCtx) {
       const body = c.get('body');
       if (body === undefined) return {};
       return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
     },
-    requireBody: (c, required) => requireBody(c, ctx.readBody(c), required),
+    requireBody: (c: SandboxCtx, required) => requireBody(c, ctx.readBody(c), required),
     nowIso: () => clock.now().toISOString(),
     newId: (prefix, hexLength = 16) => `${prefix}${(idSeq++).toString(16).padStart(4, '0')}${ctx.rng.hex(Math.max(0, hexLength - 4))}`,
     operator: (name) => ctx.state.operators.find((o) => o.name === name),

@@ -25,4 +25,4 @@ export type {
   VoiceQualityTestResult,
 } from './control-methods.js';
 export type { LoggedRequest } from './middleware/request-log.js';
-export type { KeyTier, SandboxContext, SandboxPlugin } from './context.js';
+export type { KeyTier, SandboxContext, SandboxRequestContext, SandboxStatusCode } from './context.js';

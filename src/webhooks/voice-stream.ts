@@ -1,8 +1,34 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
+import { ConfigurationError } from '../core/errors.js';
 import { VoiceCall, type VoiceCallOptions } from './voice-call.js';
+
+type WsModule = typeof import('ws');
+
+const WS_MISSING_MESSAGE =
+  'The voice-stream receiver needs the WebSocket library `ws`, an optional peer dependency of mobile-partner-sdk: npm install ws';
+
+let wsModule: Promise<WsModule> | undefined;
+
+function isModuleNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
+
+/**
+ * `ws` is loaded on first use, not at import: it is an optional peer dependency, so an app that
+ * only verifies webhooks never installs it, and one that receives voice streams gets an error
+ * naming the package instead of a module-resolution crash.
+ */
+function loadWs(): Promise<WsModule> {
+  wsModule ??= import('ws').catch((error: unknown) => {
+    wsModule = undefined;
+    throw isModuleNotFound(error) ? new ConfigurationError(WS_MISSING_MESSAGE) : error;
+  });
+  return wsModule;
+}
 
 export interface VoiceStreamOptions extends VoiceCallOptions {
   /** Only upgrades to this path are taken (query string ignored); default any path. */
@@ -26,7 +52,7 @@ export interface VoiceStreamOptions extends VoiceCallOptions {
  */
 export class VoiceStreamReceiver {
   readonly #options: VoiceStreamOptions;
-  readonly #wss: WebSocketServer;
+  readonly #wss: Promise<WebSocketServer>;
   readonly #waiting: VoiceCall[] = [];
   readonly #live = new Set<VoiceCall>();
   #wakeConsumer: (() => void) | undefined;
@@ -34,7 +60,18 @@ export class VoiceStreamReceiver {
 
   constructor(options: VoiceStreamOptions = {}) {
     this.#options = options;
-    this.#wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? 1024 * 1024 });
+    this.#wss = loadWs().then((ws) => new ws.WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? 1024 * 1024 }));
+    // Reported by ready(), calls() and the refused upgrades, never as an unhandled rejection.
+    this.#wss.catch(() => undefined);
+  }
+
+  /**
+   * Resolves once the receiver can accept calls; rejects with a {@link ConfigurationError} naming
+   * `npm install ws` when the optional peer dependency `ws` is not installed.
+   */
+  async ready(): Promise<this> {
+    await this.#wss;
+    return this;
   }
 
   #matches(request: IncomingMessage): boolean {
@@ -64,7 +101,14 @@ export class VoiceStreamReceiver {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    this.#wss.handleUpgrade(request, socket, head, (ws) => {
+    let wss: WebSocketServer;
+    try {
+      wss = await this.#wss;
+    } catch {
+      socket.end('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
       const call = new VoiceCall(ws, request, this.#options);
       this.#live.add(call);
       ws.once('close', () => this.#live.delete(call));
@@ -89,9 +133,11 @@ export class VoiceStreamReceiver {
 
   /**
    * Each accepted call, in order of arrival, for one consumer; ends when the receiver is closed.
-   * Not used when `onCall` is given (calls are then handed to it and never queued).
+   * Not used when `onCall` is given (calls are then handed to it and never queued). Throws the
+   * {@link ConfigurationError} of {@link ready} when `ws` is not installed.
    */
   async *calls(): AsyncGenerator<VoiceCall, void, undefined> {
+    await this.#wss;
     for (;;) {
       const call = this.#waiting.shift();
       if (call) {
@@ -115,7 +161,9 @@ export class VoiceStreamReceiver {
     this.#waiting.length = 0;
     for (const call of this.#live) call.close(1001, 'receiver closing');
     this.#wakeConsumer?.();
-    const closed = new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+    const wss = await this.#wss.catch(() => undefined);
+    if (!wss) return;
+    const closed = new Promise<void>((resolve) => wss.close(() => resolve()));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), graceMs);
@@ -146,14 +194,18 @@ export interface VoiceStreamServer {
   close(): Promise<void>;
 }
 
-/** A stand-alone HTTP server that only accepts voice streams. */
+/**
+ * A stand-alone HTTP server that only accepts voice streams. Rejects with a
+ * {@link ConfigurationError} naming `npm install ws` when that optional peer is not installed.
+ */
 export async function createVoiceStreamServer(options: VoiceStreamServerOptions = {}): Promise<VoiceStreamServer> {
   const host = options.host ?? '127.0.0.1';
+  const receiver = await new VoiceStreamReceiver(options).ready();
   const server = createServer((_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' });
     res.end('WebSocket upgrade required');
   });
-  const receiver = new VoiceStreamReceiver(options).attach(server);
+  receiver.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

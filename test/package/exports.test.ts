@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const root = resolve(import.meta.dirname, '../..');
+import { ensureBuilt, root } from './built.js';
 let consumer: string;
 
 /** Runs a snippet in a fresh Node process inside a consumer project that depends on the package. */
@@ -15,13 +14,7 @@ function run(code: string, type: 'commonjs' | 'module'): string {
 }
 
 beforeAll(() => {
-  const built = join(root, 'dist/index.cjs');
-  const newestSource = Math.max(
-    ...readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).map((name) => statSync(join(root, 'src', name)).mtimeMs),
-  );
-  if (!existsSync(built) || statSync(built).mtimeMs < newestSource) {
-    execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'ignore', timeout: 240_000 });
-  }
+  ensureBuilt();
   consumer = mkdtempSync(join(tmpdir(), 'mps-consumer-'));
   mkdirSync(join(consumer, 'node_modules'));
   symlinkSync(root, join(consumer, 'node_modules', 'mobile-partner-sdk'), 'dir');

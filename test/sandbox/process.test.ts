@@ -18,20 +18,20 @@ interface TsupEntry {
 }
 
 /**
- * Builds the `partner-sandbox` bin with the package's own tsup config into a private folder, so
- * the test checks what `npm install` (prepare) ships without touching the shared dist/. The
- * folder sits under node_modules so the bundle resolves hono, zod and ws like the installed bin.
+ * Builds the package with its own tsup config (no declarations) into a private folder, so the
+ * test checks the `partner-sandbox` bin that `npm pack` ships, next to the sandbox entry it
+ * imports, without touching the shared dist/. The folder sits under node_modules so the bundle
+ * resolves its dependencies like the installed bin.
  */
 async function buildBin(): Promise<string> {
   const { build } = await import('tsup');
   const configs = (await import(pathToFileURL(join(root, 'tsup.config.ts')).href)).default as TsupEntry[];
-  const cli = configs.find((config) => 'sandbox/cli' in config.entry);
-  if (!cli) throw new Error('tsup.config.ts has no sandbox/cli entry');
+  if (!configs.some((config) => 'sandbox/cli' in config.entry)) throw new Error('tsup.config.ts has no sandbox/cli entry');
   const cache = join(root, 'node_modules', '.cache');
   await mkdir(cache, { recursive: true });
   const outDir = await mkdtemp(join(cache, 'partner-sandbox-bin-'));
   builds.push(outDir);
-  await build({ ...cli, outDir, sourcemap: false, silent: true, config: false });
+  for (const config of configs) await build({ ...config, outDir, dts: false, clean: false, sourcemap: false, silent: true, config: false });
   return join(outDir, 'sandbox', 'cli.js');
 }
 

@@ -9,10 +9,9 @@
  * between committing and answering).
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { defaultCode } from '../answers.js';
-import type { SandboxContext, SandboxEnv } from '../context.js';
+import type { SandboxContext, SandboxEnv, SandboxStatusCode } from '../context.js';
 import type { ResolvedFaults } from '../options.js';
 import { MAX_HANG_MS } from '../options.js';
 import { matchesPath } from '../paths.js';
@@ -134,7 +133,7 @@ export function createForceRegistry(ctx: SandboxContext): ForceRegistry {
     if (rule.reset) return Response.error();
     const hasAnswer = rule.status !== undefined || rule.code || rule.message || rule.body !== undefined || rule.html !== undefined;
     if (!hasAnswer) return null;
-    const status = (rule.status ?? (rule.html !== undefined ? 502 : 500)) as ContentfulStatusCode;
+    const status = (rule.status ?? (rule.html !== undefined ? 502 : 500)) as SandboxStatusCode;
     let res: Response;
     if (rule.html !== undefined) res = c.html(rule.html, status);
     else if (rule.body !== undefined) res = c.json(rule.body, status);

@@ -1,4 +1,6 @@
-import { WebSocket } from 'ws';
+// undici's WHATWG WebSocket (a dependency already) rather than `ws`: the sandbox then needs no
+// WebSocket library of its own, and undici's constructor takes the registration's headers.
+import { WebSocket } from 'undici';
 import type { Scheduler } from './scheduler.js';
 
 /** spec part 4 registration rule 2: 8 kHz, 16-bit little-endian, mono PCM. */
@@ -62,26 +64,31 @@ function opened(socket: WebSocket, options: StreamOptions): Promise<boolean> {
     const done = (value: boolean): void => {
       clearTimeout(timer);
       options.signal.removeEventListener('abort', fail);
+      socket.removeEventListener('open', succeed);
+      socket.removeEventListener('error', fail);
+      socket.removeEventListener('close', fail);
       resolve(value);
     };
     const fail = (): void => done(false);
+    const succeed = (): void => done(true);
     const timer = setTimeout(fail, options.connectTimeoutMs);
     options.signal.addEventListener('abort', fail, { once: true });
-    socket.once('open', () => done(true));
-    socket.once('error', fail);
-    socket.once('close', fail);
+    socket.addEventListener('open', succeed);
+    socket.addEventListener('error', fail);
+    socket.addEventListener('close', fail);
   });
 }
 
-function send(socket: WebSocket, data: string | Buffer): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (socket.readyState !== WebSocket.OPEN) {
-      resolve(false);
-      return;
-    }
-    // The callback fires once the frame is written out, which paces us to the receiver (back-pressure).
-    socket.send(data, { binary: typeof data !== 'string' }, (error) => resolve(!error));
-  });
+/** Bytes queued on the socket above which sending waits, which paces us to the receiver (back-pressure). */
+const HIGH_WATER_BYTES = 64 * 1024;
+
+async function send(socket: WebSocket, data: string | Buffer, signal: AbortSignal): Promise<boolean> {
+  if (socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(data);
+  while (socket.bufferedAmount > HIGH_WATER_BYTES && socket.readyState === WebSocket.OPEN && !signal.aborted) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return socket.readyState === WebSocket.OPEN;
 }
 
 /**
@@ -91,12 +98,12 @@ function send(socket: WebSocket, data: string | Buffer): Promise<boolean> {
 export async function streamCall(options: StreamOptions): Promise<StreamResult> {
   const result: StreamResult = { url: options.url, connected: false, framesSent: 0, samplesSent: 0 };
   const socket = new WebSocket(toWebSocketUrl(options.url), { headers: options.headers });
-  socket.on('error', () => undefined);
-  const stop = (): void => socket.terminate();
+  socket.binaryType = 'arraybuffer';
+  const stop = (): void => socket.close();
   options.signal.addEventListener('abort', stop, { once: true });
   try {
     result.connected = await opened(socket, options);
-    if (!result.connected || !(await send(socket, JSON.stringify(options.handshake)))) return result;
+    if (!result.connected || !(await send(socket, JSON.stringify(options.handshake), options.signal))) return result;
     const totalSamples = Math.round((options.durationMs * SAMPLE_RATE) / 1000);
     const startMs = options.scheduler.now();
     while (result.samplesSent < totalSamples) {
@@ -104,7 +111,7 @@ export async function streamCall(options: StreamOptions): Promise<StreamResult> 
       const waitMs = dueMs - options.scheduler.now();
       if (waitMs > 0) await options.scheduler.sleep(waitMs, options.signal);
       const samples = Math.min(SAMPLES_PER_FRAME, totalSamples - result.samplesSent);
-      if (!(await send(socket, toneFrame(options.toneHz, result.samplesSent, samples)))) return result;
+      if (!(await send(socket, toneFrame(options.toneHz, result.samplesSent, samples), options.signal))) return result;
       result.framesSent += 1;
       result.samplesSent += samples;
     }
@@ -112,7 +119,7 @@ export async function streamCall(options: StreamOptions): Promise<StreamResult> 
     return result;
   } finally {
     options.signal.removeEventListener('abort', stop);
-    if (socket.readyState !== WebSocket.CLOSED) socket.terminate();
+    if (socket.readyState !== WebSocket.CLOSED) socket.close();
   }
 }
 
@@ -125,10 +132,14 @@ function closed(socket: WebSocket): Promise<void> {
     }
     const timer = setTimeout(resolve, 1000);
     timer.unref();
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
+    socket.addEventListener(
+      'close',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
     socket.close(1000, 'call ended');
   });
 }

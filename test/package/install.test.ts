@@ -1,0 +1,150 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, root } from './built.js';
+
+/** The packed tarball's limit, bytes (gzip, as `npm pack` reports it). */
+const MAX_PACKED_BYTES = 300_000;
+/** What a client-only install may bring: the package's dependencies and theirs. */
+const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod', 'p-retry', 'is-network-error'];
+
+let work: string;
+let app: string;
+let packed: { filename: string; size: number; files: { path: string }[] };
+
+const npm = (args: string[], cwd: string): string =>
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', timeout: 180_000 });
+
+/** Runs an ES module in a fresh Node process inside the installed app; its stdout, trimmed. */
+function runInApp(code: string): string {
+  const file = join(app, `probe-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(file, code);
+  return execFileSync(process.execPath, [file], { cwd: app, encoding: 'utf8', timeout: 30_000 }).trim();
+}
+
+beforeAll(() => {
+  ensureBuilt();
+  work = mkdtempSync(join(tmpdir(), 'mps-install-'));
+  // --ignore-scripts: dist/ is fresh already, and prepack would rebuild it under other tests' feet.
+  const [result] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], root)) as (typeof packed)[];
+  if (!result) throw new Error('npm pack reported no tarball');
+  packed = result;
+  app = join(work, 'app');
+  execFileSync('mkdir', [app]);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'client-only-app', private: true, type: 'module' }));
+  // Production dependencies only, as an app that deploys with `npm ci --omit=dev` gets them.
+  npm(['install', '--omit=dev', '--prefer-offline', join(work, packed.filename)], app);
+}, 300_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed package, installed client-only', () => {
+  it(`packs to at most ${MAX_PACKED_BYTES / 1000} kB, without source maps or tests`, () => {
+    expect(packed.size).toBeLessThanOrEqual(MAX_PACKED_BYTES);
+    expect(packed.files.map((f) => f.path).filter((p) => p.endsWith('.map') || p.startsWith('src/') || p.startsWith('test/'))).toEqual([]);
+  });
+
+  it('pulls in only the HTTP client, the schema library and the retry library', () => {
+    const tree = JSON.parse(npm(['ls', '--omit=dev', '--all', '--json'], app)) as { dependencies?: Record<string, unknown> };
+    const names = new Set<string>();
+    const absent = new Set<string>();
+    const walk = (deps: Record<string, unknown> | undefined): void => {
+      for (const [name, node] of Object.entries(deps ?? {})) {
+        const entry = node as { version?: string; dependencies?: Record<string, unknown> };
+        // An optional peer that is not installed is listed without a version ("UNMET OPTIONAL DEPENDENCY").
+        (entry.version ? names : absent).add(name);
+        walk(entry.dependencies);
+      }
+    };
+    walk(tree.dependencies);
+    expect([...names].sort()).toEqual([...PRODUCTION_PACKAGES].sort());
+    expect([...absent]).toEqual(['ws']);
+    const manifest = JSON.parse(readFileSync(join(app, 'node_modules/mobile-partner-sdk/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      scripts?: Record<string, string>;
+    };
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['p-retry', 'undici', 'zod']);
+    // Nothing of the package runs on install.
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[hook]).toBeUndefined();
+  });
+
+  it('runs the client against the sandbox, both from the installed package', () => {
+    const out = runInApp(`
+      import { PartnerClient } from 'mobile-partner-sdk';
+      import { startSandbox } from 'mobile-partner-sdk/sandbox';
+      const sandbox = await startSandbox({ seed: 7 });
+      try {
+        const client = new PartnerClient({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret });
+        const page = await client.sims.list({ pageSize: 3 });
+        console.log(page.data.length, typeof page.data[0].iccid);
+        await client.close();
+      } finally {
+        await sandbox.close();
+      }`);
+    expect(out).toBe('3 string');
+  });
+
+  it('loads the CommonJS entries too', () => {
+    const file = join(app, 'probe.cjs');
+    writeFileSync(
+      file,
+      `const { PartnerClient } = require('mobile-partner-sdk'); const { createSandbox } = require('mobile-partner-sdk/sandbox');
+       const { verifySignature } = require('mobile-partner-sdk/webhooks');
+       console.log(typeof PartnerClient, typeof createSandbox, typeof verifySignature);`,
+    );
+    expect(execFileSync(process.execPath, [file], { cwd: app, encoding: 'utf8', timeout: 30_000 }).trim()).toBe('function function function');
+  });
+
+  it('names `npm install ws` when the voice-stream receiver is used without its optional peer', () => {
+    const out = runInApp(`
+      import { ConfigurationError } from 'mobile-partner-sdk';
+      import { createVoiceStreamServer, VoiceStreamReceiver } from 'mobile-partner-sdk/webhooks';
+      const failures = [];
+      for (const attempt of [() => createVoiceStreamServer(), () => new VoiceStreamReceiver().ready()]) {
+        try { await attempt(); failures.push('resolved'); } catch (error) { failures.push(error instanceof ConfigurationError && error.message); }
+      }
+      console.log(JSON.stringify(failures));`);
+    const failures = JSON.parse(out) as unknown[];
+    expect(failures).toHaveLength(2);
+    for (const message of failures) expect(message).toMatch(/optional peer dependency.*npm install ws/);
+  });
+
+  it('compiles an import of every entry with skipLibCheck off, with neither hono nor ws installed', () => {
+    writeFileSync(
+      join(app, 'app.ts'),
+      `import { PartnerClient, type Sim } from 'mobile-partner-sdk';
+       import { verifySignature, VoiceStreamReceiver, type VoiceCall } from 'mobile-partner-sdk/webhooks';
+       import { startSandbox, type SandboxContext, type SandboxHandle } from 'mobile-partner-sdk/sandbox';
+       export type Used = [PartnerClient, Sim, typeof verifySignature, VoiceStreamReceiver, VoiceCall, SandboxContext, SandboxHandle, typeof startSandbox];\n`,
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          // Node's types from this repository: the app itself installs nothing but the package.
+          typeRoots: [join(root, 'node_modules/@types')],
+          types: ['node'],
+        },
+        files: ['app.ts'],
+      }),
+    );
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    let output = '';
+    try {
+      execFileSync(process.execPath, [tsc, '-p', app], { cwd: app, encoding: 'utf8', timeout: 120_000 });
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout);
+    }
+    expect(output).toBe('');
+  }, 180_000);
+});
