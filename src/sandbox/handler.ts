@@ -34,6 +34,9 @@ import type { SandboxFixtures } from './state/fixtures.js';
 import { fixturesOf } from './state/fixtures.js';
 import { seedState } from './state/seed.js';
 import { createTransactions } from './transactions.js';
+import { hubOf } from './inspector/hub.js';
+import { registerInspectorRoutes } from './inspector/routes.js';
+import { transactionView } from './inspector/transactions.js';
 import { registerWebhookRoutes } from './webhooks/index.js';
 
 export interface HandleInit {
@@ -102,6 +105,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       state: () => ctx.state,
       stepMs: () => resolved.transactionDelayMs,
       newId: () => ctx.newId('txn_', 20),
+      onChange: (tx) => hubOf(ctx).feed.touch('transactions', tx.transactionId, () => transactionView(tx)),
     }),
     ok,
     fail,
@@ -149,10 +153,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.notFound((c) => ctx.fail(c, 404, 'NOT_FOUND', 'No such route'));
   app.use('*', log.middleware);
   registerControlRoutes(app, ctx, { force, log, tokens, reset });
+  registerInspectorRoutes(app, ctx, { log, forceRules: () => force.list() });
   app.use('/api/*', bearerCheck(ctx, tokens));
   app.use('/api/*', limiter.middleware);
   app.use('/api/*', idempotency.middleware);
-  app.use('/api/*', force.middleware);
+  app.use('/api/*', log.markForced(force));
   tokenRoute(tokens)(app, ctx);
   for (const plugin of PARTNER_PLUGINS) plugin(app, ctx);
 

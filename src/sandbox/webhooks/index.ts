@@ -11,9 +11,11 @@ import { registerRegistrationRoutes } from './registration-routes.js';
 import { VoiceQuality } from './voice-quality.js';
 import { registerVoiceQualityRoutes } from './voice-quality-routes.js';
 import { registerVoiceStreamRoutes } from './voice-stream-routes.js';
+import { attachWebhookDomain } from '../inspector/hub.js';
 
 export const registerWebhookRoutes: SandboxPlugin = (app, ctx) => {
   const domain = createWebhookDomain(ctx);
+  attachWebhookDomain(domain);
   const voiceQuality = new VoiceQuality(domain);
   registerRegistrationRoutes(app, domain);
   registerDeliveryRoutes(app, domain);
