@@ -29,6 +29,7 @@ export const INSPECTOR_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Partner sandbox inspector</title>
+<link rel="icon" href="data:,">
 <style>${INSPECTOR_STYLE}</style>
 </head>
 <body>
