@@ -136,14 +136,18 @@ export const INSPECTOR_SCRIPT = String.raw`
     if (r.forced) marks.push(badge(r.forced.reset ? 'forced reset' : 'forced' + (r.forced.status ? ' ' + r.forced.status : '') + (r.forced.delayMs ? ' +' + r.forced.delayMs + ' ms' : ''), 's-bad'));
     if (r.status === 429) marks.push(badge('throttled', 's-bad'));
     if (r.status === 0) marks.push(badge('socket reset', 's-bad'));
-    if (r.idempotency && r.idempotency.replayed) marks.push(badge('replayed', 's-warn'));
+    if (r.idempotency) {
+      var key = r.idempotency.key;
+      marks.push(el('span', { className: 'badge', title: 'Idempotency-Key ' + key }, ['key ', el('code', { text: key.length > 14 ? key.slice(0, 12) + '…' : key })]));
+      if (r.idempotency.replayed) marks.push(badge('replayed', 's-warn'));
+    }
     return marks;
   }
   function limitText(r) {
     var l = r.rateLimit;
     if (!l) return '';
     if (l.limit === null) return l.retryAfterSeconds !== null ? 'retry after ' + l.retryAfterSeconds + ' s' : '';
-    return (l.window || '?') + ': ' + l.remaining + '/' + l.limit + ' left, resets in ' + l.resetSeconds + ' s';
+    return (l.window || '?') + ' ' + l.remaining + '/' + l.limit + ' · ' + l.resetSeconds + ' s';
   }
   function renderRequests() {
     var rows = [];
@@ -157,9 +161,8 @@ export const INSPECTOR_SCRIPT = String.raw`
         el('td', null, [el('button', { type: 'button', className: 'link', 'data-focus-key': key, 'aria-label': 'Details of ' + r.method + ' ' + r.path, text: r.path, 'data-open': r.id })]),
         el('td', { className: 'num ' + statusTone(r.status), text: r.status === null ? '…' : r.status }),
         el('td', { className: 'num', text: r.latencyMs === null ? '' : r.latencyMs + ' ms' }),
-        el('td', { text: limitText(r) }),
-        el('td', null, r.idempotency ? [el('code', { text: r.idempotency.key })] : []),
         el('td', null, requestMarks(r)),
+        el('td', { text: limitText(r), title: r.rateLimit && r.rateLimit.limit !== null ? 'window, requests left / limit, seconds until it resets' : null }),
       ]));
     });
     var body = $('requests-body');
@@ -180,16 +183,16 @@ export const INSPECTOR_SCRIPT = String.raw`
       var meta = [entry.method + ' ' + entry.path, 'status ' + (entry.status === null ? 'pending' : entry.status),
         entry.latencyMs === null ? '' : entry.latencyMs + ' ms', 'received ' + entry.receivedAt].filter(Boolean).join(' · ');
       var query = Object.keys(entry.query || {}).length ? pretty(entry.query) : null;
-      panel.replaceChildren(
+      panel.replaceChildren.apply(panel, [
         el('h2', { id: 'detail-title', tabindex: '-1', text: 'Request #' + entry.id }),
         el('p', { text: meta }),
-        el('p', null, requestMarks(entry).concat(entry.idempotency ? ['Idempotency-Key ', el('code', { text: entry.idempotency.key }), entry.idempotency.replayed ? ' (answer replayed)' : ' (first answer)'] : [])),
+        el('p', null, requestMarks(entry).concat(entry.idempotency ? [entry.idempotency.replayed ? ' The answer is a replay of the first one with this Idempotency-Key.' : ' First request with this Idempotency-Key.'] : [])),
         query ? el('h3', { text: 'Query' }) : null, query ? el('pre', { text: query }) : null,
         el('h3', { text: 'Request headers' }), headerTable('Request headers (credentials masked)', entry.headers),
         el('h3', { text: 'Request body' }), el('pre', { 'data-part': 'request-body', text: pretty(entry.body) }),
         el('h3', { text: 'Answer headers' }), entry.response ? headerTable('Answer headers', entry.response.headers) : el('p', { className: 'muted', text: 'No answer yet (or the socket was reset).' }),
         el('h3', { text: 'Answer body' }), el('pre', { 'data-part': 'answer-body', text: entry.response ? pretty(entry.response.body) : '(none)' })
-      );
+      ].filter(Boolean));
       $('detail-title').focus();
     }).catch(function (error) { say(error.message); });
   }

@@ -8,7 +8,7 @@ header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: baseline; paddi
 h1 { font-size: 1.15rem; margin: 0; }
 h2 { font-size: 1rem; margin: 0 0 .5rem; }
 h3 { font-size: .95rem; margin: .75rem 0 .25rem; }
-main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; padding: 1rem; }
+main { display: grid; grid-template-columns: minmax(0, 8fr) minmax(0, 5fr); gap: 1rem; padding: 1rem; }
 section { border: 1px solid var(--line); border-radius: 6px; padding: .75rem; min-width: 0; }
 .wide { grid-column: 1 / -1; }
 .muted { color: var(--muted); }
@@ -24,14 +24,15 @@ input[type=number] { width: 6.5rem; }
 button { padding: .25rem .65rem; border: 1px solid #8c959f; border-radius: 4px; background: var(--panel); cursor: pointer; }
 button:hover { background: #eaeef2; }
 button:disabled { color: var(--muted); cursor: not-allowed; }
-button.link { border: 0; background: none; padding: 0; color: var(--accent); text-decoration: underline; text-align: left; word-break: break-all; }
+button.link { border: 0; background: none; padding: 0; color: var(--accent); text-decoration: underline; text-align: left; overflow-wrap: anywhere; }
+#requests-body td:nth-child(3) { min-width: 12rem; }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 table { width: 100%; border-collapse: collapse; font-size: .85rem; }
 caption { text-align: left; font-size: .8rem; color: var(--muted); padding-bottom: .25rem; }
 th, td { text-align: left; padding: .25rem .4rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: var(--panel); position: sticky; top: 0; }
 td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
-.scroll { max-height: 28rem; overflow: auto; }
+.scroll { max-height: 36rem; overflow: auto; }
 tr.selected { background: #ddf4ff; }
 .badge { display: inline-block; border-radius: 999px; padding: 0 .45rem; font-size: .75rem; border: 1px solid currentColor; margin-right: .2rem; white-space: nowrap; }
 .s-ok { color: var(--ok); } .s-warn { color: var(--warn); } .s-bad { color: var(--bad); font-weight: 600; }

@@ -45,7 +45,7 @@ export const INSPECTOR_HTML = `<!doctype html>
     <h2 id="requests-heading">Requests</h2>
     <div class="row" role="search" aria-label="Request filters">
       <label>Route contains <input id="filter-route" type="search" placeholder="/api/v1.1/sims"></label>
-      <label>Status
+      <label>Status class
         <select id="filter-class">
           <option value="">any</option><option value="2xx">2xx</option><option value="3xx">3xx</option>
           <option value="4xx">4xx</option><option value="429">429 only</option><option value="5xx">5xx</option>
@@ -58,7 +58,7 @@ export const INSPECTOR_HTML = `<!doctype html>
       <table>
         <caption>Newest first. Choose a path to see headers and bodies, masked as the request log masks them.</caption>
         <thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th>
-          <th scope="col">Latency</th><th scope="col">Rate limit</th><th scope="col">Idempotency-Key</th><th scope="col">Marks</th></tr></thead>
+          <th scope="col">Latency</th><th scope="col">Marks</th><th scope="col" title="window, requests left / limit, seconds until it resets">Rate limit</th></tr></thead>
         <tbody id="requests-body"></tbody>
       </table>
     </div>

@@ -3,6 +3,7 @@
  * assertions on what the page shows. Every update reaches the page through its live feed (no
  * reload in any test).
  */
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PartnerClient } from '../../../src/index.js';
 import { type SandboxHandle, startSandbox } from '../../../src/sandbox/index.js';
@@ -25,6 +26,14 @@ beforeEach(() => {
   sandbox.reset();
 });
 
+async function control(method: string, route: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${sandbox.url}${route}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  return res.json();
+}
+
 /** Opens the inspector and waits until its live feed is connected. */
 async function openInspector(): Promise<ReturnType<typeof browser>['page']> {
   const { page } = browser();
@@ -40,7 +49,7 @@ describe('inspector page', () => {
     const row = page.locator('#requests-body tr', { hasText: '/api/v1.1/sims' });
     await row.waitFor();
     expect(await row.getAttribute('data-status')).toBe('200');
-    await expect.poll(() => row.locator('td').nth(5).textContent()).toMatch(/^account: \d+\/120 left/);
+    await expect.poll(() => row.locator('td').nth(6).textContent()).toMatch(/^account \d+\/120 · \d+ s$/);
     await expect.poll(() => page.locator('[data-counter=requests] strong').textContent()).toBe(String(sandbox.requests().length));
     // The token exchange and the list; the page itself adds nothing to the log (no favicon fetch).
     expect(sandbox.requests().map((r) => r.path)).toEqual(['/api/v1.1/auth/token', '/api/v1.1/sims']);
@@ -141,5 +150,111 @@ describe('inspector page', () => {
     expect(await authorization.locator('td').textContent()).toBe('[REDACTED]');
     expect(await page.locator('#detail').textContent()).not.toContain(sandbox.secret);
     expect(browser().pageErrors).toEqual([]);
+  });
+  it('filters requests by route, status class and failures', async () => {
+    const page = await openInspector();
+    await control('POST', '/_sandbox/force', { method: 'GET', path: '/api/v1.1/plans/{planId}', status: 429 });
+    await client.sims.list({ pageSize: 1 });
+    await expect(client.plans.retrieve('plan_nope')).rejects.toMatchObject({ status: 429 });
+    await expect(client.plans.retrieve('plan_nope')).rejects.toMatchObject({ status: 404 });
+    const rows = page.locator('#requests-body tr');
+    await expect.poll(() => rows.count()).toBe(sandbox.requests().length);
+    const statuses = async (): Promise<Array<string | null>> =>
+      Promise.all((await rows.all()).map((row) => row.getAttribute('data-status')));
+
+    await page.getByLabel('Route contains').fill('/plans/');
+    await expect.poll(statuses).toEqual(['404', '429']);
+    await page.getByRole('combobox', { name: /^Status class/ }).selectOption('429');
+    await expect.poll(statuses).toEqual(['429']);
+    await page.getByLabel('Route contains').fill('');
+    await page.getByRole('combobox', { name: /^Status class/ }).selectOption('');
+    await page.getByLabel('Only failures').check();
+    await expect.poll(statuses).toEqual(['404', '429']);
+    await expect.poll(() => page.locator('[data-counter=rateLimited] strong').textContent()).toBe('1');
+  });
+
+  it('labels every control and opens request details from the keyboard', async () => {
+    const page = await openInspector();
+    const unlabelled = await page.evaluate(() =>
+      [...document.querySelectorAll('input, select')].filter((field) => (field as HTMLInputElement).labels?.length === 0).map((field) => field.id),
+    );
+    expect(unlabelled).toEqual([]);
+    await client.sims.list({ pageSize: 1 });
+    const link = page.getByRole('button', { name: 'Details of GET /api/v1.1/sims' });
+    await link.waitFor();
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#detail-title:focus', { hasText: 'Request #' }).waitFor();
+    // New rows arriving keep the focus where the reader left it.
+    await link.focus();
+    await client.sims.list({ pageSize: 2 });
+    await expect.poll(() => page.locator('#requests-body tr').count()).toBe(sandbox.requests().length);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Details of GET /api/v1.1/sims');
+  });
+
+  it('resets the sandbox from the controls and reloads what it shows', async () => {
+    const page = await openInspector();
+    await client.sims.list({ pageSize: 1 });
+    await page.locator('#requests-body tr', { hasText: '/api/v1.1/sims' }).waitFor();
+    await page.getByRole('button', { name: 'Reset sandbox to its seed' }).click();
+    await expect.poll(() => page.locator('#requests-body tr').count()).toBe(0);
+    await expect.poll(() => page.locator('[data-counter=requests] strong').textContent()).toBe('0');
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('shows a registration suspended after 10 failed deliveries, in its row and the counter strip', async () => {
+    const page = await openInspector();
+    const receiver = await startReceiver([500]);
+    try {
+      const registration = await client.webhooks.create({
+        operator: 'Telstra',
+        network: 'Telstra 4G',
+        eventType: 'sms',
+        webhookUrls: { messageUrl: receiver.url },
+        retryPolicy: { maxAttempts: 1, backoffStrategy: 'fixed', initialDelaySeconds: 1 },
+      });
+      for (let i = 0; i < 10; i++) {
+        await control('POST', '/_sandbox/events/sms', { operator: 'Telstra', network: 'Telstra 4G' });
+        await expect.poll(() => receiver.received.length).toBe(2 * i + 1);
+        await control('POST', '/_sandbox/time', { advanceMs: 1000 });
+        await expect.poll(() => receiver.received.length).toBe(2 * i + 2);
+      }
+      await expect.poll(() => page.locator('[data-counter=suspendedRegistrations] strong').textContent()).toBe('1');
+      await expect.poll(() => page.locator('[data-counter=deliveriesFailed] strong').textContent()).toBe('10');
+      const newest = page.locator('#deliveries-body tr').first();
+      await expect.poll(() => newest.locator('td').nth(6).textContent()).toBe(`${registration.id} suspended 10 failed in a row`);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it.runIf(process.env.INSPECTOR_SCREENSHOT)('takes the README screenshot', async () => {
+    const page = await openInspector();
+    const receiver = await startReceiver([500, 500, 200]);
+    try {
+      await client.webhooks.create({
+        operator: 'Telstra',
+        network: 'Telstra 4G',
+        eventType: 'sms',
+        webhookUrls: { messageUrl: `${receiver.url}/sms` },
+        retryPolicy: { maxAttempts: 3, backoffStrategy: 'exponential', initialDelaySeconds: 5 },
+      });
+      await client.sims.list({ pageSize: 20 });
+      await control('POST', '/_sandbox/force', { method: 'GET', path: '/api/v1.1/sims', status: 503 });
+      await expect(client.sims.list()).rejects.toMatchObject({ status: 503 });
+      await (await client.esim.provision({ planId: sandbox.fixtures.pricedPlanId })).wait();
+      await client.sms
+        .send({ fromNumber: sandbox.fixtures.phoneNumber, toNumber: '+61400000000', text: '<b>not bold</b>' }, { idempotencyKey: 'order-42' })
+        .catch(() => undefined);
+      await control('POST', '/_sandbox/events/sms', { operator: 'Telstra', network: 'Telstra 4G', text: 'hello' });
+      await expect.poll(() => receiver.received.length).toBe(1);
+      await control('POST', '/_sandbox/time', { advanceMs: 5000 });
+      await expect.poll(() => receiver.received.length).toBe(2);
+      await page.getByRole('button', { name: 'Details of POST /api/v1.1/sms' }).click();
+      await page.locator('#detail pre[data-part="answer-body"]').waitFor();
+      await page.screenshot({ path: path.resolve(process.env.INSPECTOR_SCREENSHOT ?? ''), fullPage: true });
+    } finally {
+      await receiver.close();
+    }
   });
 });
