@@ -3,7 +3,7 @@
  * and redelivery. Plain JSON without the partner envelope, like the rest of /_sandbox/.
  */
 import type { SandboxApp, SandboxContext } from '../context.js';
-import type { RequestLog, LoggedRequest } from '../middleware/request-log.js';
+import type { LoggedRequestSummary, RequestLog } from '../middleware/request-log.js';
 import { redeliver } from '../webhooks/operator-deliveries.js';
 import { deliveryCounts, deliveryView } from './deliveries.js';
 import { hubOf } from './hub.js';
@@ -20,7 +20,7 @@ export interface InspectorDeps {
 }
 
 /** The row of a request in the page's list; details (headers, bodies) come from /_sandbox/requests/:id. */
-export function requestSummary(entry: LoggedRequest): Record<string, unknown> {
+export function requestSummary(entry: LoggedRequestSummary): Record<string, unknown> {
   return {
     id: entry.id,
     method: entry.method,

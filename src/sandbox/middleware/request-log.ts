@@ -105,14 +105,20 @@ export interface RequestLogTally {
   serverErrors: number;
 }
 
+/** The fields of an entry without its headers and bodies: what the inspector's list shows. */
+export type LoggedRequestSummary = Pick<
+  LoggedRequest,
+  'id' | 'method' | 'path' | 'status' | 'latencyMs' | 'receivedAt' | 'rateLimit' | 'idempotency' | 'forced'
+>;
+
 export interface RequestLog {
   middleware: MiddlewareHandler<SandboxEnv>;
-  /** Copies of the kept entries, oldest first. */
+  /** Masked copies of the kept entries, oldest first. */
   entries(): LoggedRequest[];
-  /** The kept entry with that id, or undefined once the ring buffer dropped it. */
+  /** A masked copy of the kept entry with that id, or undefined once the ring buffer dropped it. */
   get(id: number): LoggedRequest | undefined;
-  /** The newest `count` kept entries, oldest first (not copied: callers only read). */
-  latest(count: number): readonly LoggedRequest[];
+  /** The newest `count` kept entries, oldest first, without headers and bodies. */
+  latest(count: number): LoggedRequestSummary[];
   tally(): RequestLogTally;
   clear(): void;
   /**
@@ -122,37 +128,74 @@ export interface RequestLog {
    */
   markForced(force: { middleware: MiddlewareHandler<SandboxEnv>; list(): ForcedRuleView[] }): MiddlewareHandler<SandboxEnv>;
   /** Called when an entry is added and when its answer is recorded; one listener (the inspector). */
-  onChange(listener: ((entry: LoggedRequest) => void) | null): void;
+  onChange(listener: ((entry: LoggedRequestSummary) => void) | null): void;
 }
+
+/**
+ * What the ring buffer holds: bodies as the text received or sent (already capped), masked only
+ * when an entry is read. Text costs a fraction of the memory of parsed objects and nothing is
+ * parsed twice on the request path; the masked view is the only one that ever leaves.
+ */
+interface StoredEntry extends LoggedRequestSummary {
+  query: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  body: StoredBody;
+  response: { headers: Record<string, string>; body: StoredBody } | null;
+}
+
+/** JSON text to parse and mask on read, other text shown as is, or a note (size, not JSON). */
+type StoredBody = { json: string } | { text: string } | { note: string } | null;
 
 function byteLength(text: string): number {
   // A string of n UTF-16 units is at most 3n bytes of UTF-8: skip the exact count for short bodies.
   return text.length * 3 <= LOG_BODY_LIMIT_BYTES ? text.length : Buffer.byteLength(text);
 }
 
-function tooLarge(bytes: number): string {
-  return `[${bytes} bytes, over the log's ${LOG_BODY_LIMIT_BYTES}-byte limit]`;
+function tooLarge(bytes: number): StoredBody {
+  return { note: `[${bytes} bytes, over the log's ${LOG_BODY_LIMIT_BYTES}-byte limit]` };
 }
 
 /** A request body for the log. Unparsed text cannot be redacted field by field, so only its size is shown. */
-function loggedRequestBody(rawBody: string, body: unknown, malformed: boolean): unknown {
-  if (malformed) return `[not JSON: ${Buffer.byteLength(rawBody)} bytes]`;
-  if (body === undefined) return null;
+function storedRequestBody(rawBody: string, hasJson: boolean, malformed: boolean): StoredBody {
+  if (malformed) return { note: `[not JSON: ${Buffer.byteLength(rawBody)} bytes]` };
+  if (!hasJson) return null;
   const bytes = byteLength(rawBody);
-  return bytes > LOG_BODY_LIMIT_BYTES ? tooLarge(bytes) : redactBody(body);
+  return bytes > LOG_BODY_LIMIT_BYTES ? tooLarge(bytes) : { json: rawBody };
 }
 
 /** An answer body for the log: JSON is masked like a request body; other text is kept as text. */
-function loggedAnswerBody(text: string, contentType: string): unknown {
+function storedAnswerBody(text: string, contentType: string): StoredBody {
   if (text === '') return null;
   const bytes = byteLength(text);
   if (bytes > LOG_BODY_LIMIT_BYTES) return tooLarge(bytes);
-  if (!/\bjson\b/i.test(contentType)) return text;
+  return /\bjson\b/i.test(contentType) ? { json: text } : { text };
+}
+
+function maskedBody(body: StoredBody): unknown {
+  if (body === null) return null;
+  if ('note' in body) return body.note;
+  if ('text' in body) return body.text;
   try {
-    return redactBody(JSON.parse(text));
+    return redactBody(JSON.parse(body.json));
   } catch {
-    return `[not JSON: ${bytes} bytes]`;
+    return `[not JSON: ${Buffer.byteLength(body.json)} bytes]`;
   }
+}
+
+function view(entry: StoredEntry): LoggedRequest {
+  return {
+    ...entry,
+    body: maskedBody(entry.body),
+    response: entry.response && { headers: { ...entry.response.headers }, body: maskedBody(entry.response.body) },
+    rateLimit: entry.rateLimit && { ...entry.rateLimit },
+    idempotency: entry.idempotency && { ...entry.idempotency },
+    forced: entry.forced && { ...entry.forced },
+  };
+}
+
+function summary(entry: StoredEntry): LoggedRequestSummary {
+  const { id, method, path, status, latencyMs, receivedAt, rateLimit, idempotency, forced } = entry;
+  return { id, method, path, status, latencyMs, receivedAt, rateLimit, idempotency, forced };
 }
 
 function numberHeader(headers: Headers, name: string): number | null {
@@ -178,45 +221,50 @@ function rateLimitOf(method: string, rawPath: string, headers: Headers): LoggedR
 }
 
 export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Request) => string): RequestLog {
-  let ring: Array<LoggedRequest | undefined> = new Array<LoggedRequest | undefined>(REQUEST_LOG_CAPACITY);
+  let ring: Array<StoredEntry | undefined> = new Array<StoredEntry | undefined>(REQUEST_LOG_CAPACITY);
   /** Index of the next slot to write; entries live in [next - size, next). */
   let next = 0;
   let size = 0;
   let nextId = 1;
   let tally: RequestLogTally = { total: 0, rateLimited: 0, serverErrors: 0 };
-  let listener: ((entry: LoggedRequest) => void) | null = null;
-  const inFlight = new WeakMap<Request, LoggedRequest>();
+  let listener: ((entry: LoggedRequestSummary) => void) | null = null;
+  const inFlight = new WeakMap<Request, StoredEntry>();
 
-  const push = (entry: LoggedRequest): void => {
+  const push = (entry: StoredEntry): void => {
     ring[next] = entry;
     next = (next + 1) % REQUEST_LOG_CAPACITY;
     size = Math.min(size + 1, REQUEST_LOG_CAPACITY);
     tally.total += 1;
   };
 
-  const at = (offsetFromOldest: number): LoggedRequest | undefined =>
-    ring[(next - size + offsetFromOldest + REQUEST_LOG_CAPACITY) % REQUEST_LOG_CAPACITY];
+  const at = (offsetFromOldest: number): StoredEntry =>
+    ring[(next - size + offsetFromOldest + REQUEST_LOG_CAPACITY) % REQUEST_LOG_CAPACITY] as StoredEntry;
 
-  const finish = async (entry: LoggedRequest, res: Response, startedAt: number, request: Request): Promise<void> => {
-    entry.latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
+  /** Records the answer. Its body is read once and handed on in a new Response, not cloned (a clone tees the stream). */
+  const finish = async (entry: StoredEntry, res: Response, startedAt: number): Promise<Response | undefined> => {
+    let replacement: Response | undefined;
     if (res.type === 'error') {
       entry.status = 0;
     } else {
       entry.status = res.status;
       const contentLength = numberHeader(res.headers, 'content-length');
-      const text =
-        contentLength !== null && contentLength > LOG_BODY_LIMIT_BYTES ? null : res.body === null ? '' : await res.clone().text();
-      entry.response = {
-        headers: redactHeaders(res.headers),
-        body: text === null ? tooLarge(contentLength ?? 0) : loggedAnswerBody(text, res.headers.get('content-type') ?? ''),
-      };
+      let body: StoredBody = null;
+      if (contentLength !== null && contentLength > LOG_BODY_LIMIT_BYTES) {
+        body = tooLarge(contentLength);
+      } else if (res.body !== null) {
+        const text = await res.text();
+        replacement = new Response(text, res);
+        body = storedAnswerBody(text, res.headers.get('content-type') ?? '');
+      }
+      entry.response = { headers: redactHeaders(res.headers), body };
       entry.rateLimit = rateLimitOf(entry.method, entry.path, res.headers);
       if (entry.idempotency) entry.idempotency.replayed = res.headers.get('idempotency-replayed') === 'true';
     }
+    entry.latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
     if (entry.status === 429) tally.rateLimited += 1;
     if (entry.status >= 500) tally.serverErrors += 1;
-    inFlight.delete(request);
     listener?.(entry);
+    return replacement;
   };
 
   const middleware: MiddlewareHandler<SandboxEnv> = async (c, next) => {
@@ -249,13 +297,13 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
       query[name] = values.length === 1 ? (values[0] ?? '') : values;
     }
     const idempotencyKey = c.req.raw.headers.get('idempotency-key');
-    const entry: LoggedRequest = {
+    const entry: StoredEntry = {
       id: nextId++,
       method: c.req.method,
       path: rawPath,
       query,
       headers: redactHeaders(c.req.raw.headers),
-      body: loggedRequestBody(rawBody, body, malformed),
+      body: storedRequestBody(rawBody, body !== undefined, malformed),
       receivedAt: ctx.nowIso(),
       status: null,
       latencyMs: null,
@@ -270,11 +318,11 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
 
     if (malformed) {
       const res = ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body is not valid JSON', { validationErrors: ['body must be valid JSON'] });
-      await finish(entry, res, startedAt, c.req.raw);
-      return res;
+      return (await finish(entry, res, startedAt)) ?? res;
     }
     await next();
-    await finish(entry, c.res, startedAt, c.req.raw);
+    const replacement = await finish(entry, c.res, startedAt);
+    if (replacement) c.res = replacement;
   };
 
   const markForced: RequestLog['markForced'] = (force) => async (c, next) => {
@@ -293,20 +341,21 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
 
   return {
     middleware,
-    entries: () => Array.from({ length: size }, (_, i) => ({ ...(at(i) as LoggedRequest) })),
+    entries: () => Array.from({ length: size }, (_, i) => view(at(i))),
     get(id) {
-      const oldest = at(0);
-      if (!oldest || id < oldest.id || id >= nextId) return undefined;
-      const found = at(id - oldest.id);
-      return found?.id === id ? { ...found } : undefined;
+      if (size === 0) return undefined;
+      const offset = id - at(0).id;
+      if (!Number.isInteger(offset) || offset < 0 || offset >= size) return undefined;
+      const found = at(offset);
+      return found.id === id ? view(found) : undefined;
     },
     latest(count) {
       const n = Math.min(count, size);
-      return Array.from({ length: n }, (_, i) => at(size - n + i) as LoggedRequest);
+      return Array.from({ length: n }, (_, i) => summary(at(size - n + i)));
     },
     tally: () => ({ ...tally }),
     clear() {
-      ring = new Array<LoggedRequest | undefined>(REQUEST_LOG_CAPACITY);
+      ring = new Array<StoredEntry | undefined>(REQUEST_LOG_CAPACITY);
       next = 0;
       size = 0;
       tally = { total: 0, rateLimited: 0, serverErrors: 0 };
