@@ -63,7 +63,7 @@ export const INSPECTOR_HTML = `<!doctype html>
       </table>
     </div>
   </section>
-  <section id="detail" aria-live="polite">
+  <section id="detail" aria-label="Request details">
     <h2>Request details</h2>
     <p class="muted">Choose a request to see its headers and bodies.</p>
   </section>
