@@ -4,7 +4,7 @@
  * credentials masked, so a long run keeps a bounded log.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { SandboxContext, SandboxEnv } from '../context.js';
+import type { SandboxContext, SandboxCtx, SandboxEnv } from '../context.js';
 import { ACCOUNT_LIMIT, endpointKey } from './rate-limit.js';
 
 /** Secrets never leave the sandbox in the log (team rule: no credentials in logs). */
@@ -155,10 +155,14 @@ function tooLarge(bytes: number): StoredBody {
   return { note: `[${bytes} bytes, over the log's ${LOG_BODY_LIMIT_BYTES}-byte limit]` };
 }
 
-/** A request body for the log. Unparsed text cannot be redacted field by field, so only its size is shown. */
-function storedRequestBody(rawBody: string, hasJson: boolean, malformed: boolean): StoredBody {
-  if (malformed) return { note: `[not JSON: ${Buffer.byteLength(rawBody)} bytes]` };
-  if (!hasJson) return null;
+/**
+ * A request body for the log, from what the body's reader left in the context: the text and
+ * whether it parsed, or a note saying why it was not parsed (unparsed text cannot be redacted
+ * field by field, so only the note is shown).
+ */
+function storedRequestBody(rawBody: string, parsed: boolean, note: string | null): StoredBody {
+  if (note !== null) return { note };
+  if (!parsed) return null;
   const bytes = byteLength(rawBody);
   return bytes > LOG_BODY_LIMIT_BYTES ? tooLarge(bytes) : { json: rawBody };
 }
@@ -220,6 +224,24 @@ function rateLimitOf(method: string, rawPath: string, headers: Headers): LoggedR
   };
 }
 
+/**
+ * Reads the body once for everyone: `rawBody` is its text and `body` the parsed value (undefined
+ * when there was none). Answers the note the log shows instead of a body that is not JSON.
+ */
+async function readBody(c: SandboxCtx): Promise<string | null> {
+  const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+  const rawBody = hasBody ? await c.req.text() : '';
+  c.set('rawBody', rawBody);
+  c.set('body', undefined);
+  if (rawBody.trim() === '') return null;
+  try {
+    c.set('body', JSON.parse(rawBody) as unknown);
+    return null;
+  } catch {
+    return `[not JSON: ${Buffer.byteLength(rawBody)} bytes]`;
+  }
+}
+
 export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Request) => string): RequestLog {
   let ring: Array<StoredEntry | undefined> = new Array<StoredEntry | undefined>(REQUEST_LOG_CAPACITY);
   /** Index of the next slot to write; entries live in [next - size, next). */
@@ -240,8 +262,12 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
   const at = (offsetFromOldest: number): StoredEntry =>
     ring[(next - size + offsetFromOldest + REQUEST_LOG_CAPACITY) % REQUEST_LOG_CAPACITY] as StoredEntry;
 
-  /** Records the answer. Its body is read once and handed on in a new Response, not cloned (a clone tees the stream). */
-  const finish = async (entry: StoredEntry, res: Response, startedAt: number): Promise<Response | undefined> => {
+  /**
+   * Records the request body (read by then) and the answer. The answer's body is read once and
+   * handed on in a new Response, not cloned (a clone tees the stream).
+   */
+  const finish = async (entry: StoredEntry, c: SandboxCtx, res: Response, bodyNote: string | null, startedAt: number): Promise<Response | undefined> => {
+    entry.body = storedRequestBody(c.get('rawBody') ?? '', c.get('body') !== undefined, bodyNote);
     let replacement: Response | undefined;
     if (res.type === 'error') {
       entry.status = 0;
@@ -272,21 +298,9 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
     const rawPath = rawPathOf(c.req.raw);
     c.set('rawPath', rawPath);
     c.set('tier', null);
-    const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
-    const rawBody = hasBody ? await c.req.text() : '';
-    c.set('rawBody', rawBody);
-    let body: unknown;
-    let malformed = false;
-    if (rawBody.trim() !== '') {
-      try {
-        body = JSON.parse(rawBody);
-      } catch {
-        malformed = true;
-      }
-    }
-    c.set('body', body);
+    const bodyNote = await readBody(c);
     if (rawPath === '/_sandbox' || rawPath.startsWith('/_sandbox/')) {
-      if (malformed) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body is not valid JSON');
+      if (bodyNote !== null) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body is not valid JSON');
       return next();
     }
 
@@ -303,7 +317,7 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
       path: rawPath,
       query,
       headers: redactHeaders(c.req.raw.headers),
-      body: storedRequestBody(rawBody, body !== undefined, malformed),
+      body: null,
       receivedAt: ctx.nowIso(),
       status: null,
       latencyMs: null,
@@ -316,12 +330,12 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
     inFlight.set(c.req.raw, entry);
     listener?.(entry);
 
-    if (malformed) {
+    if (bodyNote !== null) {
       const res = ctx.fail(c, 400, 'VALIDATION_ERROR', 'Body is not valid JSON', { validationErrors: ['body must be valid JSON'] });
-      return (await finish(entry, res, startedAt)) ?? res;
+      return (await finish(entry, c, res, bodyNote, startedAt)) ?? res;
     }
     await next();
-    const replacement = await finish(entry, c.res, startedAt);
+    const replacement = await finish(entry, c, c.res, bodyNote, startedAt);
     if (replacement) c.res = replacement;
   };
 
