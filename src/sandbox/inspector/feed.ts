@@ -10,8 +10,10 @@ export type FeedTopic = 'requests' | 'deliveries' | 'transactions';
 export const FEED_FLUSH_MS = 100;
 /** Dirty items held between two flushes; past it the batch says `resync` and the page reloads its snapshot. */
 export const FEED_MAX_DIRTY = 1000;
-/** Batches queued for one watcher that does not read; past it the stream is closed (EventSource reconnects). */
-export const FEED_MAX_QUEUED_BATCHES = 50;
+/** Bytes queued for one watcher that does not read; past it the stream is ended (EventSource reconnects). */
+export const FEED_MAX_QUEUED_BYTES = 1024 * 1024;
+/** Pages watching at once; one more is refused, so watchers cannot grow without bound. */
+export const FEED_MAX_WATCHERS = 16;
 /** A comment line keeps idle connections open through proxies and tells a dead client apart. */
 export const FEED_HEARTBEAT_MS = 15_000;
 
@@ -67,22 +69,30 @@ export class InspectorFeed {
     this.#schedule();
   }
 
-  /** A new SSE body; the watcher leaves when the client disconnects (cancel) or the feed closes. */
-  open(): ReadableStream<Uint8Array> {
+  /**
+   * A new SSE body, or null when FEED_MAX_WATCHERS already watch. The watcher leaves when the
+   * client disconnects (cancel) or the feed closes.
+   */
+  open(): ReadableStream<Uint8Array> | null {
+    if (this.#watchers.size >= FEED_MAX_WATCHERS) return null;
     let watcher: Watcher | undefined;
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        watcher = { controller };
-        this.#watchers.add(watcher);
-        // retry: how long EventSource waits before reconnecting after a drop.
-        controller.enqueue(this.#encoder.encode('retry: 1000\n\n'));
-        this.#heartbeat ??= setInterval(() => this.#broadcast(': ping\n\n'), FEED_HEARTBEAT_MS);
-        this.#heartbeat.unref?.();
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          watcher = { controller };
+          this.#watchers.add(watcher);
+          // retry: how long EventSource waits before reconnecting after a drop.
+          controller.enqueue(this.#encoder.encode('retry: 1000\n\n'));
+          this.#heartbeat ??= setInterval(() => this.#broadcast(': ping\n\n'), FEED_HEARTBEAT_MS);
+          this.#heartbeat.unref?.();
+        },
+        cancel: () => {
+          if (watcher) this.#leave(watcher);
+        },
       },
-      cancel: () => {
-        if (watcher) this.#leave(watcher);
-      },
-    });
+      // desiredSize counts queued bytes: a reader that stops reading is measured in memory held.
+      new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
+    );
   }
 
   /** Ends every stream (sandbox close). */
@@ -131,7 +141,7 @@ export class InspectorFeed {
     const chunk = this.#encoder.encode(text);
     for (const watcher of [...this.#watchers]) {
       const { controller } = watcher;
-      if (controller.desiredSize !== null && controller.desiredSize < -FEED_MAX_QUEUED_BATCHES) {
+      if (controller.desiredSize !== null && -controller.desiredSize + chunk.byteLength > FEED_MAX_QUEUED_BYTES) {
         this.#leave(watcher);
         controller.error(new Error('inspector watcher too slow'));
         continue;

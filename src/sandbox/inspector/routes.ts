@@ -92,15 +92,17 @@ export function registerInspectorRoutes(app: SandboxApp, ctx: SandboxContext, de
     }),
   );
 
-  app.get('/_sandbox/events', () =>
-    new Response(feed.open(), {
+  app.get('/_sandbox/events', () => {
+    const stream = feed.open();
+    if (!stream) return Response.json({ error: 'too many inspector pages are open; close one' }, { status: 503 });
+    return new Response(stream, {
       headers: {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
       },
-    }),
-  );
+    });
+  });
 
   app.get('/_sandbox/requests/:id', (c) => {
     const id = Number(c.req.param('id'));

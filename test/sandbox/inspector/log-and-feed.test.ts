@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type LoggedRequest, type SandboxHandle, startSandbox } from '../../../src/sandbox/index.js';
 import { REQUEST_LOG_CAPACITY, LOG_BODY_LIMIT_BYTES } from '../../../src/sandbox/middleware/request-log.js';
-import { InspectorFeed } from '../../../src/sandbox/inspector/feed.js';
+import { FEED_MAX_QUEUED_BYTES, FEED_MAX_WATCHERS, InspectorFeed } from '../../../src/sandbox/inspector/feed.js';
 
 let sandbox: SandboxHandle;
 let token: string;
@@ -199,6 +199,20 @@ describe('the live feed', () => {
     expect((await fetch(`${sandbox.url}/_sandbox`, { redirect: 'manual' })).headers.get('location')).toBe('/_sandbox/');
   });
 
+  it(`refuses a watcher past ${FEED_MAX_WATCHERS} with 503, and takes one again once a page leaves`, async () => {
+    const pages = await Promise.all(Array.from({ length: FEED_MAX_WATCHERS }, () => fetch(`${sandbox.url}/_sandbox/events`)));
+    expect(pages.map((page) => page.status)).toEqual(pages.map(() => 200));
+    const refused = await fetch(`${sandbox.url}/_sandbox/events`);
+    expect(refused.status).toBe(503);
+    await pages[0]?.body?.cancel();
+    await expect.poll(async () => {
+      const again = await fetch(`${sandbox.url}/_sandbox/events`);
+      await again.body?.cancel();
+      return again.status;
+    }).toBe(200);
+    await Promise.all(pages.slice(1).map((page) => page.body?.cancel()));
+  });
+
   it('answers 404 to Redeliver of an unknown delivery', async () => {
     expect((await control('POST', '/_sandbox/deliveries/dlv_nope/redeliver')).status).toBe(404);
   });
@@ -210,16 +224,20 @@ describe('the live feed', () => {
     feed.flush();
     expect(built).toBe(0);
 
-    const stream = feed.open();
-    const reader = stream.getReader();
+    const reader = (feed.open() as ReadableStream<Uint8Array>).getReader();
     await reader.read(); // the retry line
-    for (let i = 0; i < 60; i++) {
-      feed.touch('requests', i, () => ++built);
+    // Never read: past FEED_MAX_QUEUED_BYTES the watcher is dropped and further changes cost nothing.
+    const item = 'x'.repeat(64 * 1024);
+    let flushes = 0;
+    while (feed.watchers === 1 && flushes < 100) {
+      feed.touch('requests', flushes, () => (++built, item));
       feed.flush();
+      flushes += 1;
     }
-    expect(built).toBeGreaterThan(0);
-    // Never read: past the queue bound the watcher is dropped and further changes cost nothing.
     expect(feed.watchers).toBe(0);
+    // Dropped once about FEED_MAX_QUEUED_BYTES were held for it, not before.
+    expect(flushes * item.length).toBeGreaterThan(FEED_MAX_QUEUED_BYTES * 0.9);
+    expect(flushes * item.length).toBeLessThanOrEqual(FEED_MAX_QUEUED_BYTES + item.length);
     const before = built;
     feed.touch('requests', 99, () => ++built);
     feed.flush();
