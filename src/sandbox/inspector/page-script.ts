@@ -292,7 +292,10 @@ export const INSPECTOR_SCRIPT = String.raw`
   // ---- live feed --------------------------------------------------------------------------
   var source = new EventSource('/_sandbox/events');
   source.addEventListener('open', function () { $('live').textContent = 'live'; loadOverview(true); });
-  source.addEventListener('error', function () { $('live').textContent = 'reconnecting…'; });
+  source.addEventListener('error', function () {
+    // CLOSED: the sandbox refused the feed (too many pages open) or is gone; the browser stops retrying.
+    $('live').textContent = source.readyState === EventSource.CLOSED ? 'disconnected (reload to retry)' : 'reconnecting…';
+  });
   source.addEventListener('batch', function (event) {
     try { onBatch(JSON.parse(event.data)); } catch (error) { say('Bad update from the sandbox: ' + error.message); }
   });
