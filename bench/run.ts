@@ -27,6 +27,7 @@ const FIGURES: Figure[] = [
   { name: 'cold-start', title: '5. cold start', needs: 'none' },
   { name: 'many-clients', title: '6. many accounts', needs: 'api' },
   { name: 'rate-limit', title: '7. rate-limit utilisation', needs: 'sandbox' },
+  { name: 'inspector', title: '8. sandbox inspector', needs: 'none' },
 ];
 
 const args = process.argv.slice(2);

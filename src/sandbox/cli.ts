@@ -65,7 +65,8 @@ async function main(): Promise<void> {
   console.log(`  key:    ${sandbox.standardKey}`);
   console.log(`  secret: ${sandbox.standardSecret}`);
   console.log('');
-  console.log(`Control API: ${sandbox.url}/_sandbox/ (fixtures, requests, stats, force, time, reset)`);
+  console.log(`Inspector: ${sandbox.url}/_sandbox/ (live requests, webhook deliveries, transactions, controls)`);
+  console.log(`Control API: ${sandbox.url}/_sandbox/* (fixtures, requests, stats, force, time, reset)`);
   console.log('Press Ctrl-C to stop.');
 
   let stopping = false;

@@ -37,6 +37,9 @@ import { seedState } from './state/seed.js';
 import { createTransactions } from './transactions.js';
 import { registerWebhooks } from './webhooks/index.js';
 import { createControlMethods, type SandboxControlMethods } from './control-methods.js';
+import { hubOf } from './inspector/hub.js';
+import { registerInspectorRoutes } from './inspector/routes.js';
+import { transactionView } from './inspector/transactions.js';
 
 export interface HandleInit {
   /**
@@ -104,6 +107,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       state: () => ctx.state,
       stepMs: () => resolved.transactionDelayMs,
       newId: () => ctx.newId('txn_', 20),
+      onChange: (tx) => hubOf(ctx).feed.touch('transactions', tx.transactionId, () => transactionView(tx)),
     }),
     ok,
     fail,
@@ -157,10 +161,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.use('/api/*', bearerCheck(ctx, tokens));
   app.use('*', bodyReader(ctx));
   registerControlRoutes(app, ctx, { force, log, tokens, idempotency, reset });
+  registerInspectorRoutes(app, ctx, { log, forceRules: () => force.list() });
   app.use('/api/*', limiter.middleware);
   app.use('/api/*', force.afterCommit);
   app.use('/api/*', idempotency.middleware);
-  app.use('/api/*', force.middleware);
+  app.use('/api/*', log.markForced(force));
   tokenRoute(tokens)(app, ctx);
   for (const plugin of PARTNER_PLUGINS) plugin(app, ctx);
   const webhooks = registerWebhooks(app, ctx);

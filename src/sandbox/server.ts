@@ -74,6 +74,26 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
+/** Server-sent events (the inspector's feed) are written as they come, never buffered whole. */
+async function streamEvents(
+  body: ReadableStream<Uint8Array>,
+  res: ServerResponse,
+  headers: Record<string, string | string[]>,
+  status: number,
+): Promise<void> {
+  const reader = body.getReader();
+  // The client went away: cancelling the body unsubscribes it from the feed.
+  res.once('close', () => void reader.cancel().catch(() => undefined));
+  res.writeHead(status, headers);
+  res.flushHeaders();
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+    if (done || res.destroyed) break;
+    res.write(value);
+  }
+  res.end();
+}
+
 async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const target = req.url ?? '/';
   const method = req.method ?? 'GET';
@@ -97,6 +117,10 @@ async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res
     if (name === 'set-cookie') return;
     headers[name] = value;
   });
+  if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await streamEvents(response.body, res, headers, response.status);
+    return;
+  }
   const payload = Buffer.from(await response.arrayBuffer());
   headers['content-length'] = String(payload.length);
   // A body left unread (401 before reading, 413 over the cap) is not kept: node:http discards

@@ -11,6 +11,8 @@ export interface TransactionEngineDeps {
   state: () => SandboxState;
   stepMs: () => number;
   newId: () => string;
+  /** Told of every state change (the inspector's timeline). */
+  onChange?: (tx: TransactionRecord) => void;
 }
 
 export function createTransactions(deps: TransactionEngineDeps): SandboxTransactions {
@@ -34,10 +36,12 @@ export function createTransactions(deps: TransactionEngineDeps): SandboxTransact
       };
       const state = deps.state();
       state.transactions.set(tx.transactionId, tx);
+      deps.onChange?.(tx);
       deps.clock.setTimeout(() => {
         tx.status = 'PROCESSING';
         tx.message = 'Request is being processed';
         tx.processingStartedAt = tx.updatedAt = iso();
+        deps.onChange?.(tx);
         deps.clock.setTimeout(() => {
           let outcome;
           try {
@@ -56,6 +60,7 @@ export function createTransactions(deps: TransactionEngineDeps): SandboxTransact
             tx.errorCode = outcome.errorCode;
             tx.error = outcome.error;
           }
+          deps.onChange?.(tx);
         }, deps.stepMs());
       }, deps.stepMs());
       return tx;

@@ -25,6 +25,7 @@ import {
   type voiceQualityTestSchema,
 } from './voice-quality-routes.js';
 import { registerVoiceStreamRoutes } from './voice-stream-routes.js';
+import { attachWebhookDomain } from '../inspector/hub.js';
 
 /** The webhook domain's control operations, for the in-process methods of the sandbox object. */
 export interface WebhookControls {
@@ -35,6 +36,7 @@ export interface WebhookControls {
 
 export function registerWebhooks(app: SandboxApp, ctx: SandboxContext): WebhookControls {
   const domain = createWebhookDomain(ctx);
+  attachWebhookDomain(domain);
   const voiceQuality = new VoiceQuality(domain);
   registerRegistrationRoutes(app, domain);
   registerDeliveryRoutes(app, domain);

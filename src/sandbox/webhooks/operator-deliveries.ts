@@ -5,6 +5,7 @@ import { credentialHeaders, SUSPEND_AFTER_FAILURES, type RegistrationRecord } fr
 import { operatorRetryDelaysMs } from './retry-policy.js';
 import { sendOnce, type AttemptOutcome } from './send.js';
 import { signedHeaders } from './signing.js';
+import { deliveryChanged, noteAttempt, registrationChanged } from '../inspector/deliveries.js';
 
 export interface DeliveryTarget {
   url: string;
@@ -23,21 +24,35 @@ interface StartOptions {
 /** Thrown into an attempt series when its registration was deleted or suspended meanwhile. */
 class RegistrationGone extends Error {}
 
-/** Signs with the registration's current secret and presents its current credential. */
-function attemptOnce(domain: WebhookDomain, registration: RegistrationRecord, target: DeliveryTarget): Promise<AttemptOutcome> {
+/**
+ * Signs with the registration's current secret and presents its current credential. The attempt
+ * is noted for the inspector with `retryInMs`, the wait before the retry a failure would get.
+ */
+async function attemptOnce(
+  domain: WebhookDomain,
+  registration: RegistrationRecord,
+  target: DeliveryTarget,
+  record: DeliveryRecord,
+  retryInMs: number | undefined,
+): Promise<AttemptOutcome> {
   const timestampSeconds = Math.floor(domain.scheduler.now() / 1000);
-  return sendOnce({
+  const signed = signedHeaders(target.body, registration.signingSecret, timestampSeconds);
+  const startedAt = performance.now();
+  const outcome = await sendOnce({
     fetch: domain.fetch,
     url: target.url,
     body: target.body,
     headers: {
       'user-agent': 'partner-sandbox',
       ...credentialHeaders(registration.authentication),
-      ...signedHeaders(target.body, registration.signingSecret, timestampSeconds),
+      ...signed,
     },
     timeoutMs: domain.ctx.options.deliveryTimeoutMs,
     signal: domain.inFlight.signal,
   });
+  const latencyMs = performance.now() - startedAt;
+  noteAttempt(domain, record, { ...outcome, latencyMs, signature: signed['x-service-signature'] ?? '', retryInMs });
+  return outcome;
 }
 
 function newRecord(domain: WebhookDomain, webhookId: string, target: DeliveryTarget, options: StartOptions): DeliveryRecord {
@@ -58,6 +73,7 @@ function newRecord(domain: WebhookDomain, webhookId: string, target: DeliveryTar
     countsTowardSuspension: options.countsTowardSuspension,
   };
   domain.deliveries.add(record);
+  deliveryChanged(domain, record);
   return record;
 }
 
@@ -80,6 +96,7 @@ function countOutcome(domain: WebhookDomain, webhookId: string, ok: boolean): vo
     registration.status = 'suspended';
     registration.updatedAt = domain.ctx.nowIso();
     domain.ctx.counters.bump('webhooks.suspended');
+    registrationChanged(domain, webhookId);
   }
 }
 
@@ -87,15 +104,16 @@ async function runSeries(domain: WebhookDomain, record: DeliveryRecord, target: 
   const initial = domain.registrations.get(record.webhookId);
   if (!initial) return;
   let ok = false;
+  const retryDelaysMs = operatorRetryDelaysMs(initial.retryPolicy);
   try {
     const result = await runAttemptSeries({
-      retryDelaysMs: operatorRetryDelaysMs(initial.retryPolicy),
+      retryDelaysMs,
       attempt: (attempt) => {
         const registration = domain.registrations.get(record.webhookId);
         const stopped = !registration || (!options.manual && attempt > 1 && registration.status === 'suspended');
         if (!registration || stopped) throw new RegistrationGone();
         domain.ctx.counters.bump('webhooks.attempts');
-        return attemptOnce(domain, registration, target);
+        return attemptOnce(domain, registration, target, record, retryDelaysMs[attempt - 1]);
       },
       onAttempt: (attempt, outcome) => recordAttempt(domain, record, attempt, outcome),
       scheduler: domain.scheduler,
@@ -107,6 +125,7 @@ async function runSeries(domain: WebhookDomain, record: DeliveryRecord, target: 
   }
   record.status = ok ? 'DELIVERED' : 'FAILED';
   if (record.countsTowardSuspension) countOutcome(domain, record.webhookId, ok);
+  deliveryChanged(domain, record);
 }
 
 /**
@@ -129,9 +148,10 @@ export function startDelivery(
 export async function testDelivery(domain: WebhookDomain, registration: RegistrationRecord, target: DeliveryTarget): Promise<DeliveryRecord> {
   const record = newRecord(domain, registration.id, target, { countsTowardSuspension: false, manual: true });
   domain.ctx.counters.bump('webhooks.tests');
-  const outcome = await domain.inFlight.track(attemptOnce(domain, registration, target));
+  const outcome = await domain.inFlight.track(attemptOnce(domain, registration, target, record, undefined));
   recordAttempt(domain, record, 1, outcome);
   record.status = outcome.ok ? 'DELIVERED' : 'FAILED';
+  deliveryChanged(domain, record);
   return record;
 }
 

@@ -1,0 +1,38 @@
+/** The `partner-sandbox` banner names the inspector's address, and that address serves the page. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+describe('partner-sandbox banner', () => {
+  it('prints "Inspector: http://127.0.0.1:PORT/_sandbox/" and the page answers there', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 15_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('Ctrl-C')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.once('exit', () => reject(new Error(`exited early: ${out}`)));
+      });
+      const inspector = /^Inspector: (http:\/\/127\.0\.0\.1:\d+\/_sandbox\/) /m.exec(out)?.[1];
+      expect(inspector).toBeDefined();
+      const res = await fetch(inspector ?? '');
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('<title>Partner sandbox inspector</title>');
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      await exited;
+    }
+  });
+});
