@@ -6,8 +6,15 @@ const entry = {
   'webhooks/index': 'src/webhooks/index.ts',
   // The webhooks entry for runtimes without Node's modules (export conditions workerd and edge-light).
   'webhooks/web': 'src/webhooks/web.ts',
-  'sandbox/index': 'src/sandbox/index.ts',
 };
+
+/**
+ * The sandbox shares no code with the client (it implements the spec, not the client's idea of
+ * it), so it is built on its own, once: as CommonJS, minified (it is a development tool, and the
+ * packed package has a 300 kB budget). `import` and `require` both load that one file (Node
+ * reads a CommonJS module's named exports for `import`), so there is a single copy to ship.
+ */
+const sandboxEntry = { 'sandbox/index': 'src/sandbox/index.ts' };
 
 // The sandbox's router is bundled into the sandbox's own chunks, so a client-only install never
 // downloads it (only the sandbox imports it; the client and webhook entries never do). `ws` is
@@ -22,14 +29,14 @@ const bundled = ['hono'];
 const sourcemap = false;
 
 /**
- * The `partner-sandbox` bin imports the sandbox from the built `sandbox/index.js` next to it
+ * The `partner-sandbox` bin imports the sandbox from the built `sandbox/index.cjs` next to it
  * instead of carrying a second copy of the whole emulator (and its router).
  */
 const cliUsesSandboxEntry: Plugin = {
   name: 'cli-uses-sandbox-entry',
   setup(build) {
     build.onResolve({ filter: /^\.\/server\.js$/ }, (args) =>
-      /[\\/]sandbox[\\/]cli\.ts$/.test(args.importer) ? { path: './index.js', external: true } : undefined,
+      /[\\/]sandbox[\\/]cli\.ts$/.test(args.importer) ? { path: './index.cjs', external: true } : undefined,
     );
   },
 };
@@ -59,6 +66,16 @@ export default defineConfig([
     // p-retry (and its is-network-error dependency) ship as ESM only; Node 20.18
     // cannot require() ESM, so the CommonJS build carries its own copy.
     noExternal: ['p-retry', 'is-network-error', ...bundled],
+  },
+  {
+    entry: sandboxEntry,
+    format: ['cjs'],
+    dts: true,
+    sourcemap,
+    target: 'node20',
+    treeshake: true,
+    minify: true,
+    noExternal: bundled,
   },
   {
     entry: { 'sandbox/cli': 'src/sandbox/cli.ts' },

@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   const header = [
     `mobile-partner-sdk bench — ${quick ? 'QUICK smoke run (small counts, goals not meaningful)' : 'full run'}, ${finishedAt.toISOString()}`,
     `machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.os}, Node ${machine.node}, load average at start ${machine.loadAverageAtStart.join(' ')}`,
-    `package under test: ${distLabel}/index.js (ESM; cold start also index.cjs), ${distLabel}/webhooks/index.js, sandbox ${distLabel}/sandbox/index.js (${build.note}); bench code through tsx`,
+    `package under test: ${distLabel}/index.js (ESM; cold start also index.cjs), ${distLabel}/webhooks/index.js, sandbox ${distLabel}/sandbox/index.cjs (${build.note}); bench code through tsx`,
     'servers: bench/server.ts and the sandbox in their own processes on 127.0.0.1; each figure in a fresh node process',
   ];
   process.stdout.write(`\n${header.join('\n')}\n\n${lines.join('\n')}\n`);

@@ -116,7 +116,7 @@ type StartSandbox = (options: { port: number; rateLimitWindowMs: number }) => Pr
 
 /** The sandbox of the build under test (BENCH_DIST_DIR), as partners run it; src/ when none is built. */
 async function loadStartSandbox(): Promise<StartSandbox> {
-  const built = process.env.BENCH_DIST_DIR && path.join(process.env.BENCH_DIST_DIR, 'sandbox/index.js');
+  const built = process.env.BENCH_DIST_DIR && path.join(process.env.BENCH_DIST_DIR, 'sandbox/index.cjs');
   const module = (built && existsSync(built) ? await import(pathToFileURL(built).href) : await import('../src/sandbox/index.js')) as {
     startSandbox: StartSandbox;
   };

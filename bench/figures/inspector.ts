@@ -36,7 +36,7 @@ interface SandboxModule {
 
 /** The sandbox of the build under test (BENCH_DIST_DIR), src/ when none is built. */
 async function loadSandbox(): Promise<SandboxModule> {
-  const built = process.env.BENCH_DIST_DIR && path.join(process.env.BENCH_DIST_DIR, 'sandbox/index.js');
+  const built = process.env.BENCH_DIST_DIR && path.join(process.env.BENCH_DIST_DIR, 'sandbox/index.cjs');
   if (built && existsSync(built)) return (await import(pathToFileURL(built).href)) as SandboxModule;
   return (await import(pathToFileURL(path.join(ROOT, 'src/sandbox/index.ts')).href)) as SandboxModule;
 }
