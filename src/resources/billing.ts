@@ -15,7 +15,7 @@ const retrieveCreditBalance: Endpoint<CreditBalance> = {
 /** Answers 201 (not 202) with the transaction to poll (spec part 1 rule 7); the result is not shown. */
 const topUp = asyncOperation({ path: '/api/v1.1/top-up', body: topUpParamsSchema }, notShown);
 
-/** Not shown in the spec: any JSON value, kept as sent. */
+/** Not shown in the spec, so whatever JSON value the server sends is kept as sent. */
 export type TopUpResult = unknown;
 
 export class Billing extends Resource {

@@ -29,7 +29,7 @@ const purchasePlan: Endpoint<PlanPurchase> = {
 /** The v3 purchase's result is not shown: an open object. */
 const purchaseAsync = asyncOperation({ path: '/api/v3/plans/purchase', body: planPurchaseParamsSchema }, notShown);
 
-/** Not shown in the spec: any JSON value, kept as sent. */
+/** Not shown in the spec, so whatever JSON value the server sends is kept as sent. */
 export type PlanPurchaseResult = unknown;
 
 export class Plans extends Resource {

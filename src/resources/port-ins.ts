@@ -36,7 +36,7 @@ const checkEligibility: Endpoint<PortInEligibility> = {
 /** Admin tier; answered outside the standard envelope (spec part 1 rule 8). The result is not shown. */
 const submitPortIn = asyncOperation({ path: '/api/v3/port-in', body: portInSubmitParamsSchema, envelope: false }, notShown);
 
-/** Not shown in the spec: any JSON value, kept as sent. */
+/** Not shown in the spec, so whatever JSON value the server sends is kept as sent. */
 export type PortInResult = unknown;
 
 export class PortIns extends Resource {

@@ -47,7 +47,7 @@ export const openObjectSchema = lazy(() => z.looseObject({}));
 export type OpenObject = z.infer<ReturnType<typeof openObjectSchema>>;
 
 /**
- * A value whose shape the spec does not show: any JSON value is accepted and kept as sent, so a
+ * A value whose shape the spec does not show; any JSON value is accepted and kept as sent, so a
  * shape the SDK did not guess never fails a whole answer. Typed `unknown`: narrow before use.
  */
 export const notShown = lazy(() => z.unknown());

@@ -4,7 +4,7 @@ import { notShown, type OpenObject, openEnum, openObjectSchema, suggestedBody } 
 
 export const PLAN_TYPES = ['FLAT_RATE', 'PAY_AS_YOU_GO'] as const;
 
-/** Plan (spec part 2). The inner shape of both pricing objects is not shown: any JSON value. */
+/** Plan (spec part 2). The inner shape of both pricing objects is not shown, so either may be any JSON value. */
 export const planSchema = lazy(() => z.looseObject({
   productId: z.string(),
   description: z.string(),

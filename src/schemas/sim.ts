@@ -41,7 +41,7 @@ export interface SimListParams extends z.input<ReturnType<typeof simListParamsSc
 /** Body of POST /api/v1.1/sims/{iccid}/renew-number: not shown; any fields are passed through. */
 export const renewNumberParamsSchema = lazy(() => suggestedBody({}));
 
-/** Body of `sims.renewNumber()`: any JSON fields (shape not shown). */
+/** Body of `sims.renewNumber()`, which takes any JSON fields (shape not shown). */
 export interface RenewNumberParams extends z.input<ReturnType<typeof renewNumberParamsSchema>> {}
 
 /** Result of renew-number: not shown; an object whose fields are kept as sent. */

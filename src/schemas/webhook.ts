@@ -176,7 +176,7 @@ export const webhookCreateParamsSchema = lazy(() => z.strictObject({
 export interface WebhookCreateParams extends z.input<ReturnType<typeof webhookCreateParamsSchema>> {}
 
 /**
- * Body of PUT /api/v1.1/webhooks/{id}: any subset of the registration fields, no others
+ * Body of PUT /api/v1.1/webhooks/{id}, which takes any subset of the registration fields, no others
  * (`update`, `id`, `signingSecret` are refused). `authentication` is replaced whole, `webhookUrls`
  * merged (`null` removes a URL), `retryPolicy` merged; `status: 'active'` lifts a suspension.
  */

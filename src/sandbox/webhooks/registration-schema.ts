@@ -89,7 +89,7 @@ export const createRegistrationSchema = closedObject({
 });
 
 /**
- * PUT /api/v1.1/webhooks/{id}: any subset of the registration fields. `authentication` is replaced
+ * PUT /api/v1.1/webhooks/{id} takes any subset of the registration fields. `authentication` is replaced
  * whole, `webhookUrls` is merged member by member (null removes that URL), `retryPolicy` is merged
  * over the current policy. `null` anywhere else, and any other member (`update`, `id`, `signingSecret`
  * …), is refused, so what the SDK types as the update body is exactly what is applied.
