@@ -81,28 +81,28 @@ function isInFlightReplay(error: unknown): boolean {
  * Marks the final error of a write that may have been applied although no idempotency promise
  * covers it, and says so in its message, so that nobody retries it blindly.
  */
-function markMayHaveSucceeded(error: ConnectionError | ApiError, generatedKey?: string): void {
+function markMayHaveSucceeded(error: ConnectionError | ApiError, key?: string): void {
   if (error.mayHaveSucceeded) return;
   // The field is read-only to callers; the pipeline sets it once, on the call's final error.
   (error as { mayHaveSucceeded: boolean }).mayHaveSucceeded = true;
-  if (generatedKey !== undefined) (error as { idempotencyKey: string | undefined }).idempotencyKey = generatedKey;
-  error.message += generatedKey
-    ? ` (the write may have been applied: send it again with idempotencyKey '${generatedKey}' to apply it at most once)`
+  if (key !== undefined) (error as { idempotencyKey: string | undefined }).idempotencyKey = key;
+  error.message += key
+    ? ` (the write may have been applied: send it again with idempotencyKey '${key}' to apply it at most once)`
     : ' (the write may have been applied: check its state before sending it again)';
 }
 
 /**
- * The final failure of a write whose outcome the caller cannot settle alone: one no idempotency
- * promise covers, or one the spec promises (idem) under a key the client made up, which the
- * caller has never seen. When the request may have been processed (not provably unsent, a 5xx, a
- * 2xx whose body was unreadable), say so, and name the generated key so that sending the write
- * again with it replays the original instead of applying it twice.
+ * The final failure of a write: when the request may have been processed (not provably unsent,
+ * a 5xx, a 2xx whose body was unreadable), its outcome is unknown, and the error says so. A
+ * write retried under an Idempotency-Key (one the spec promises, or the caller's own) also names
+ * the key, which the caller may never have seen: sending the write again with it replays the
+ * original if it was applied instead of applying it twice.
  */
-function markIfMaybeApplied(error: unknown, generatedKey?: string): never {
+function markIfMaybeApplied(error: unknown, key?: string): never {
   if (error instanceof ConnectionError) {
-    if (!error.requestNotSent) markMayHaveSucceeded(error, generatedKey);
+    if (!error.requestNotSent) markMayHaveSucceeded(error, key);
   } else if (error instanceof ApiError && (error.status >= 500 || (error instanceof InvalidResponseError && error.status < 300))) {
-    markMayHaveSucceeded(error, generatedKey);
+    markMayHaveSucceeded(error, key);
   }
   throw error;
 }
@@ -123,8 +123,8 @@ export class Call<T> implements Admission {
   readonly #retrySafe: boolean;
   /** A write no idempotency promise covers: never retried once it may have reached the server. */
   readonly #unsafeWrite: boolean;
-  /** A promised (idem) write under a key the client generated: retried, and its key named if all attempts fail. */
-  readonly #generatedKey: string | undefined;
+  /** A retried write's Idempotency-Key (the spec promises it, or it is the caller's): named if all attempts fail. */
+  readonly #settlingKey: string | undefined;
   readonly #keyed: boolean;
   #sends = 0;
   #deadlineAt = 0;
@@ -166,7 +166,7 @@ export class Call<T> implements Admission {
     // promised: a read, a route the spec marks (idem), or the caller's own key (its assertion).
     this.#retrySafe = retrySafe ?? (spec.method === 'GET' || spec.idempotent || callerKey !== undefined);
     this.#unsafeWrite = !this.#retrySafe;
-    this.#generatedKey = retrySafe === undefined && spec.idempotent && callerKey === undefined ? idempotencyKey : undefined;
+    this.#settlingKey = retrySafe === undefined && spec.method !== 'GET' ? idempotencyKey : undefined;
   }
 
   run(): Promise<ApiResult<T>> {
@@ -174,8 +174,8 @@ export class Call<T> implements Admission {
     const signal = this.#signal;
     const result = signal ? this.#runWith(signal) : withRetries(this, this.#maxRetries);
     if (this.#unsafeWrite) return result.catch(markIfMaybeApplied);
-    const generatedKey = this.#generatedKey;
-    return generatedKey === undefined ? result : result.catch((error: unknown) => markIfMaybeApplied(error, generatedKey));
+    const key = this.#settlingKey;
+    return key === undefined ? result : result.catch((error: unknown) => markIfMaybeApplied(error, key));
   }
 
   async #runWith(signal: AbortSignal): Promise<ApiResult<T>> {

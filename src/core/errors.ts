@@ -73,9 +73,9 @@ export class ApiError extends PartnerError {
    */
   readonly mayHaveSucceeded: boolean = false;
   /**
-   * With `mayHaveSucceeded`, on a write the spec marks idempotent (idem) that was sent under a
-   * key the client generated: sending the write again with this `idempotencyKey` replays the
-   * original answer if it was applied, and applies it once if it was not.
+   * With `mayHaveSucceeded`, on a write that was retried under an Idempotency-Key (a route the
+   * spec marks idempotent, or any write sent with the caller's own key): the key. Sending the
+   * write again with it replays the original answer if it was applied, and applies it once if not.
    */
   readonly idempotencyKey: string | undefined = undefined;
 
@@ -160,12 +160,11 @@ export class ConnectionError extends PartnerError {
   /**
    * True when the request of a write may have reached the server before the final attempt's
    * connection failed or timed out: it may have been applied, check before sending it again —
-   * or, when `idempotencyKey` is set, send it again with that key. False for reads, for writes
-   * sent with your own `idempotencyKey` (send them again with it) and when the request provably
-   * never left.
+   * or, when `idempotencyKey` is set, send it again with that key. False for reads and when the
+   * request provably never left.
    */
   readonly mayHaveSucceeded: boolean = false;
-  /** See {@link ApiError.idempotencyKey}: the generated key to send the write again with. */
+  /** See {@link ApiError.idempotencyKey}: the key to send the write again with. */
   readonly idempotencyKey: string | undefined = undefined;
   constructor(message: string, options?: { cause?: unknown; requestNotSent?: boolean }) {
     super(message, options);
