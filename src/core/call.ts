@@ -239,7 +239,7 @@ export class Call<T> implements Admission {
         continue;
       }
       try {
-        return unwrap(response.body, info, spec, pipeline.validate, pipeline.scrubber);
+        return unwrap(response.body, info, spec, pipeline.validate || spec.alwaysValidate === true, pipeline.scrubber);
       } catch (error) {
         if (error instanceof RateLimitError && pipeline.limiter) {
           // A 429 holds the whole endpoint, not only this call (spec part 8 rules 1 and 3);

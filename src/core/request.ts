@@ -68,6 +68,11 @@ export interface RequestSpec<T = unknown> {
   generateIdempotencyKey?: boolean | undefined;
   /** Absent for `client.request()` without a schema: the data is returned as `unknown`. */
   schema?: z.ZodType<T> | undefined;
+  /**
+   * Validate the answer whatever `validateResponses` says: set where the SDK itself consumes the
+   * data (the token exchange), so that "trust the server" never becomes a TypeError inside it.
+   */
+  alwaysValidate?: boolean | undefined;
   options?: RequestOptions | undefined;
 }
 

@@ -162,6 +162,8 @@ export class HttpTransport implements Transport {
       envelope: true,
       idempotent: false,
       schema: tokenResponseSchema,
+      // The client reads access_token and expires_in itself: checked in every validation mode.
+      alwaysValidate: true,
       options,
     };
     // The exchange has no side effect, so it is retried like a read.

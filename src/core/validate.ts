@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { RequestValidationError, type ValidationIssue } from './errors.js';
+import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 
 /** zod issues as the SDK's readable issues: a dotted path and a message. */
 export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
@@ -132,4 +132,18 @@ export function checkRawRequestFields(fields: Record<string, unknown>, context: 
     (issues ??= []).push({ path: 'schema', message: 'must be a zod schema' });
   }
   if (issues) throw new RequestValidationError(issues, context);
+}
+
+/**
+ * The fields the SDK itself reads from an answer (a transaction's `status`, an acceptance's
+ * `transactionId`) must be strings, whatever `validateResponses` says: with validation off the
+ * answer is otherwise trusted as sent, but a missing field would surface as a TypeError from
+ * inside the SDK. Returns the data, typed by the caller's schema.
+ */
+export function requireStringFields<T>(data: T, fields: readonly string[], route: string): T {
+  const record = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  if (!record) throw new ResponseValidationError([{ path: '', message: 'expected an object' }], route);
+  const issues = fields.filter((field) => typeof record[field] !== 'string').map((field) => ({ path: field, message: 'expected a string' }));
+  if (issues.length > 0) throw new ResponseValidationError(issues, route);
+  return data;
 }

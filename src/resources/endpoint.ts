@@ -6,7 +6,7 @@ import type { CallInput, Query, RequestOptions, RouteDefinition, Transport } fro
 import { toRequestSpec } from '../core/request.js';
 import { checkRequestOptions } from '../core/config.js';
 import { APIResource } from '../core/resource.js';
-import { checkPathParams, parseInput } from '../core/validate.js';
+import { checkPathParams, parseInput, requireStringFields } from '../core/validate.js';
 import type { AsyncAcceptance } from '../schemas/common.js';
 import type { Transaction } from '../schemas/transaction.js';
 
@@ -86,10 +86,11 @@ export abstract class Resource extends APIResource {
   /** An asynchronous operation: the acceptance answer becomes a handle polling the operation's status route. */
   protected start<R>(operation: AsyncOperation<R>, input: CallInput): ApiPromise<TransactionHandle<R>> {
     const accepted = this.call(operation.accept, input).asResult();
+    const acceptRoute = routeKey(operation.accept);
     const handle = accepted.then((result) => ({
       ...result,
       data: new TransactionHandle<R>(
-        result.data,
+        requireStringFields(result.data, ['transactionId'], acceptRoute),
         transactionFetcher(this.transport, operation.poll, result.data.transactionId),
         (value) => this.transport.redact(value),
       ),
@@ -104,6 +105,9 @@ export function transactionFetcher<R>(
   poll: RouteDefinition<Transaction<R>>,
   transactionId: string,
 ): (signal: AbortSignal) => Promise<Transaction<R>> {
+  const route = routeKey(poll);
   return (signal) =>
-    transport.send(toRequestSpec(poll, { params: { transactionId }, options: { signal } })).then((result) => result.data);
+    transport
+      .send(toRequestSpec(poll, { params: { transactionId }, options: { signal } }))
+      .then((result) => requireStringFields(result.data, ['status'], route));
 }
