@@ -1,4 +1,5 @@
 /** The soak's sandbox (faults on, windows scaled) and the client options that match it. */
+import { DEFAULT_ENDPOINT_LIMITS } from '../../src/core/rate-limit.js';
 import type { ClientOptions, WindowLimit } from '../../src/index.js';
 import type { SandboxFaults, SandboxHandle, StartSandboxOptions } from '../../src/sandbox/index.js';
 import type { SoakInputs } from './plan.js';
@@ -66,23 +67,11 @@ export function sandboxOptions(config: SoakConfig): StartSandboxOptions {
   };
 }
 
-/** spec part 8: per-endpoint limits per window; the client gets the sandbox's scaled window. */
-const ENDPOINT_LIMITS: Readonly<Record<string, number>> = {
-  'POST /api/v1.1/sims/{iccid}/renew-number': 20,
-  'POST /api/v1.1/subscriptions/{iccid}/cancel': 30,
-  'POST /api/v1.1/plans/purchase': 60,
-  'POST /api/v3/plans/purchase': 60,
-  'POST /api/v1.1/esim': 60,
-  'POST /api/v1.1/sms': 30,
-  'POST /api/v1.1/top-up': 20,
-  'POST /api/v1.1/port-in/eligibility': 20,
-  'POST /api/v1.1/team-members': 20,
-  'POST /api/v1.1/webhooks/{id}/test': 10,
-};
 
 export function clientOptions(config: SoakConfig, sandbox: { url: string; key: string; secret: string }): ClientOptions {
   const endpoints: Record<string, WindowLimit> = {};
-  for (const [route, limit] of Object.entries(ENDPOINT_LIMITS)) endpoints[route] = { limit, windowMs: config.windowMs };
+  // spec part 8's per-endpoint limits as the client knows them, over the sandbox's scaled window.
+  for (const [route, { limit }] of Object.entries(DEFAULT_ENDPOINT_LIMITS)) endpoints[route] = { limit, windowMs: config.windowMs };
   return {
     baseUrl: sandbox.url,
     key: sandbox.key,

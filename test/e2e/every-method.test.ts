@@ -5,30 +5,16 @@
  * sandbox's idempotent replay of the very same request (same Idempotency-Key, same body), which
  * answers the original response verbatim (spec part 8 rule 4).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Page, TransactionHandle } from '../../src/index.js';
 import type { LoggedRequest } from '../../src/sandbox/index.js';
 import { type Row, resourceTable } from './resource-table.js';
-import { type SandboxRun, partnerRequests, rawCall, rawToken, useSandbox } from './sandbox.js';
+import { type SandboxRun, partnerRequests, rawCall, rawToken, useAcceptingReceiver, useSandbox } from './sandbox.js';
 
 const run = useSandbox({ seed: 7 });
 
 /** A partner endpoint that accepts every delivery, so that webhooks.test succeeds. */
-let receiverUrl = '';
-const receiver = createServer((request, response) => {
-  request.resume();
-  request.on('end', () => response.writeHead(200).end());
-});
-beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-});
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
-});
+const receiverUrl = useAcceptingReceiver();
 
 /** What the client handed back, in the shape of the wire's data. */
 function asWireData(result: unknown): unknown {
@@ -68,7 +54,7 @@ async function oracleAnswer(row: Row, sent: LoggedRequest, key: string, r: Sandb
   return answer.body;
 }
 
-const rows = resourceTable(() => receiverUrl);
+const rows = resourceTable(receiverUrl);
 
 describe('every method of the resource table, against the sandbox', () => {
   it('covers every row of API.md', () => {

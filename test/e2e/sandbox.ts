@@ -2,6 +2,8 @@
  * One sandbox and one client per test file, reset before every test; plus the oracles the e2e
  * tests compare the client with: the sandbox's request log and the raw wire answer.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { type ClientOptions, PartnerClient } from '../../src/index.js';
 import { type LoggedRequest, type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
@@ -81,4 +83,25 @@ export async function rawCall(
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+/**
+ * A partner endpoint for this file that accepts every delivery (so that webhooks.test succeeds);
+ * the returned getter gives its URL inside tests.
+ */
+export function useAcceptingReceiver(): () => string {
+  let url = '';
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200).end());
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  });
+  afterAll(async () => {
+    receiver.closeAllConnections();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  });
+  return () => url;
 }

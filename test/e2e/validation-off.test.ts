@@ -3,28 +3,14 @@
  * into a TypeError from inside the SDK: every method of API.md's table, given data of every JSON
  * kind, ends in a result or a typed PartnerError.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PartnerError, ResponseValidationError } from '../../src/index.js';
 import { resourceTable } from './resource-table.js';
-import { force, useSandbox } from './sandbox.js';
+import { force, useAcceptingReceiver, useSandbox } from './sandbox.js';
 
 const run = useSandbox({ seed: 7 }, { validateResponses: 'off', maxRetries: 0 });
 
-let receiverUrl = '';
-const receiver = createServer((request, response) => {
-  request.resume();
-  request.on('end', () => response.writeHead(200).end());
-});
-beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-});
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
-});
+const receiverUrl = useAcceptingReceiver();
 
 /** Data of every JSON kind, none of them the shape the route promises. */
 const surprises: Array<[string, unknown]> = [
@@ -36,7 +22,7 @@ const surprises: Array<[string, unknown]> = [
   ['an object of wrong types', { status: 7, transactionId: 8, data: 'x', access_token: 9 }],
 ];
 
-const rows = resourceTable(() => receiverUrl);
+const rows = resourceTable(receiverUrl);
 
 describe("validateResponses: 'off'", () => {
   it.each(rows.map((row) => [row.name, row] as const))('%s ends in a result or a typed error whatever data comes back', async (_name, row) => {
