@@ -54,6 +54,13 @@ async function acceptedTransaction(r: SandboxRun): Promise<Context> {
   return { transactionId: handle.transactionId };
 }
 
+/** A transaction that has reached its terminal status, so that two reads of it can only differ in `timestamp`. */
+async function settledTransaction(r: SandboxRun): Promise<Context> {
+  const handle = await r.client.esim.provision({ planId: fx(r).pricedPlanId });
+  await handle.wait({ pollIntervalMs: 100 });
+  return { transactionId: handle.transactionId };
+}
+
 /** The rows, in API.md's order; `receiverUrl` is a partner endpoint that accepts every delivery. */
 export function resourceTable(receiverUrl: () => string): Row[] {
   return [
@@ -346,7 +353,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
   },
   {
     name: 'transactions.retrieve',
-    setup: acceptedTransaction,
+    setup: settledTransaction,
     call: (r, x) => r.client.transactions.retrieve(x['transactionId'] as string),
     method: 'GET',
     path: (_r, x) => `/api/v3/transactions/${x['transactionId']}`,

@@ -5,7 +5,7 @@
  * during, right after close() (with the count of sockets the probe's own receivers still hold),
  * and once the receivers are closed too.
  */
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { startSandbox } from '../../../src/sandbox/index.js';
@@ -26,14 +26,30 @@ await Promise.all([
 const port = (server: { address(): unknown }) => (server.address() as AddressInfo).port;
 
 const sandbox = await startSandbox({ port: 0, transactionDelayMs: 60_000 });
-const call = async (method: string, path: string, body?: unknown, token?: string) => {
-  const res = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+/**
+ * Plain node:http without keep-alive (agent: false) rather than fetch: fetch's pool keeps timers of
+ * its own, which would be counted as the sandbox's.
+ */
+const call = (method: string, path: string, body?: unknown, token?: string) =>
+  new Promise<any>((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const request = httpRequest(
+      `${sandbox.url}${path}`,
+      {
+        method,
+        agent: false,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve(text === '' ? undefined : JSON.parse(text)));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
   });
-  return res.json() as Promise<any>;
-};
 const token = (await call('POST', '/api/v1.1/auth/token', { key: sandbox.key, secret: sandbox.secret })).data.access_token;
 await call('POST', '/api/v1.1/esim', {}, token);
 await call('POST', '/api/v1.1/webhooks', {
