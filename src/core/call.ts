@@ -333,6 +333,16 @@ export class Call<T> implements Admission {
     return this.#timeoutMs * (this.#maxRetries + 1) + DEADLINE_SLACK_MS;
   }
 
+  /** Names the route, the attempts made so far and the per-attempt timeout; built only on failure. */
+  #attemptTimedOut(timeoutMs: number): TimeoutError {
+    const sends = this.#sends;
+    const cut = timeoutMs < this.#timeoutMs ? ` (the last cut to ${timeoutMs} ms by the call's deadline)` : '';
+    return new TimeoutError(
+      `${this.#spec.route} timed out after ${sends} ${sends === 1 ? 'attempt' : 'attempts'} of ${this.#timeoutMs} ms each${cut}`,
+      timeoutMs,
+    );
+  }
+
   async #send(now: number): Promise<WireResponse> {
     const pipeline = this.#pipeline;
     const timeoutMs = Math.min(this.#timeoutMs, this.#deadlineAt - now);
@@ -362,7 +372,7 @@ export class Call<T> implements Admission {
       if (this.#signal?.aborted) throw this.#signal.reason;
       if (error instanceof PartnerError) throw error;
       if (this.#timedOut) {
-        throw new TimeoutError(`${this.#spec.route} timed out after ${timeoutMs} ms`, timeoutMs);
+        throw this.#attemptTimedOut(timeoutMs);
       }
       throw toConnectionError(error, pipeline.origin, pipeline.scrubber);
     } finally {

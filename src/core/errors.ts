@@ -57,6 +57,18 @@ export interface ApiErrorInit {
   route?: string | undefined;
 }
 
+/**
+ * One line a log can keep: `{status} {code} {METHOD} {route}: {server message}`, then the
+ * server's `details.validationErrors` (spec part 7 rule 2) in parentheses. Built from the
+ * already scrubbed parts, and only when an error is made: the success path never pays for it.
+ */
+function apiErrorMessage(init: ApiErrorInit): string {
+  const list = init.details?.['validationErrors'];
+  const reasons = Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [];
+  const where = init.route ? ` ${init.route}` : '';
+  return `${init.status} ${init.code}${where}: ${init.message}${reasons.length ? ` (${reasons.join('; ')})` : ''}`;
+}
+
 /** An answer of the API that is an error envelope (or an HTTP error without one). */
 export class ApiError extends PartnerError {
   override name = 'ApiError';
@@ -80,7 +92,7 @@ export class ApiError extends PartnerError {
   readonly idempotencyKey: string | undefined = undefined;
 
   constructor(init: ApiErrorInit) {
-    super(init.message);
+    super(apiErrorMessage(init));
     this.status = init.status;
     this.code = init.code;
     this.details = init.details;

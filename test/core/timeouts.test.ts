@@ -19,7 +19,17 @@ describe('timeouts', () => {
     const error = await getThing({ maxRetries: 0 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'TIMEOUT', timeoutMs: 200 });
+    expect((error as TimeoutError).message).toBe('GET /api/v1.1/thing timed out after 1 attempt of 200 ms each');
     expect(elapsedSince(start)).toBeLessThan(1000);
+  });
+
+  it('names the route, the attempts made and the per-attempt timeout once retries are spent', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    t.server.on(THING, { hang: true });
+    const error = await getThing({ maxRetries: 2, timeoutMs: 50 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(t.server.requestsTo(THING)).toHaveLength(3);
+    expect((error as TimeoutError).message).toBe('GET /api/v1.1/thing timed out after 3 attempts of 50 ms each');
   });
 
   it('takes a per-call timeoutMs over the client default', async () => {
