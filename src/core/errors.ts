@@ -5,6 +5,7 @@
  * and `toJSON()` / `util.inspect` show the same safe fields.
  */
 
+import type { Transaction } from '../schemas/transaction.js';
 import type { ClientErrorCode, ErrorCode } from './error-codes.js';
 
 export type { ClientErrorCode, ErrorCode } from './error-codes.js';
@@ -312,32 +313,27 @@ export class ResponseValidationError extends PartnerError {
   }
 }
 
-/** The shape of a transaction as far as errors need it (the full type lives with the schemas). */
-export interface FailedTransactionLike {
-  transactionId: string;
-  status: string;
-  error?: string | undefined;
-  errorCode?: string | undefined;
-}
-
-/** An asynchronous operation ended FAILED (answered with HTTP 200, spec part 7 rule 3). */
-export class TransactionFailedError<T extends FailedTransactionLike = FailedTransactionLike> extends PartnerError {
+/**
+ * An asynchronous operation ended FAILED (answered with HTTP 200, spec part 7 rule 3). Not
+ * generic: `instanceof` would widen a type argument to `any`, so after
+ * `error instanceof TransactionFailedError` the fields are concretely typed.
+ */
+export class TransactionFailedError extends PartnerError {
   override name = 'TransactionFailedError';
   readonly code: ClientErrorCode = 'TRANSACTION_FAILED';
-  readonly transaction: T;
+  /** The FAILED transaction as the last poll read it (server text scrubbed). */
+  readonly transaction: Transaction;
   readonly transactionId: string;
   readonly errorCode: ErrorCode | undefined;
   readonly error: string | undefined;
-  constructor(transaction: T) {
-    super(
-      `transaction ${transaction.transactionId} failed${transaction.errorCode ? ` (${transaction.errorCode})` : ''}${
-        transaction.error ? `: ${transaction.error}` : ''
-      }`,
-    );
+  constructor(transaction: Transaction) {
+    const errorCode = transaction.errorCode ?? undefined;
+    const error = transaction.error ?? undefined;
+    super(`transaction ${transaction.transactionId} failed${errorCode ? ` (${errorCode})` : ''}${error ? `: ${error}` : ''}`);
     this.transaction = transaction;
     this.transactionId = transaction.transactionId;
-    this.errorCode = transaction.errorCode;
-    this.error = transaction.error;
+    this.errorCode = errorCode;
+    this.error = error;
   }
   override toJSON(): Record<string, unknown> {
     return {
@@ -350,15 +346,15 @@ export class TransactionFailedError<T extends FailedTransactionLike = FailedTran
   }
 }
 
-/** `wait()` gave up before the transaction reached a terminal status. */
-export class TransactionTimeoutError<T = unknown> extends PartnerError {
+/** `wait()` gave up before the transaction reached a terminal status. Not generic, like {@link TransactionFailedError}. */
+export class TransactionTimeoutError extends PartnerError {
   override name = 'TransactionTimeoutError';
   readonly code: ClientErrorCode = 'TRANSACTION_TIMEOUT';
   readonly transactionId: string;
   readonly timeoutMs: number;
   /** The last status seen, when any poll answered. */
-  readonly lastTransaction: T | undefined;
-  constructor(transactionId: string, timeoutMs: number, lastTransaction?: T) {
+  readonly lastTransaction: Transaction | undefined;
+  constructor(transactionId: string, timeoutMs: number, lastTransaction?: Transaction) {
     super(`transaction ${transactionId} did not finish within ${timeoutMs} ms`);
     this.transactionId = transactionId;
     this.timeoutMs = timeoutMs;
