@@ -1,7 +1,7 @@
 import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
 import { TokenManager } from './auth.js';
 import { Call, type Pipeline } from './call.js';
-import { checkClientOptions } from './config.js';
+import { baseUrlPathProblem, checkClientOptions } from './config.js';
 import { ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { LevelLogger } from './logger.js';
@@ -90,6 +90,9 @@ export class HttpTransport implements Transport {
     } catch {
       throw new ConfigurationError('baseUrl is not a valid absolute URL', 'CONFIGURATION_ERROR', 'baseUrl');
     }
+    // An option was checked at construction; PARTNER_API_BASE_URL is checked here, on first use.
+    const pathProblem = baseUrlPathProblem(url);
+    if (pathProblem) throw new ConfigurationError(`invalid client option baseUrl: ${pathProblem}`, 'CONFIGURATION_ERROR', 'baseUrl');
     assertSecureBaseUrl(url, options.allowInsecureHttp ?? false);
     // Both were checked at construction (checkClientOptions).
     const maxServerWaitMs = options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS;
