@@ -254,3 +254,15 @@ export function checkWaitOptions(options: unknown, context: string): void {
   if (onProgress !== undefined) add('onProgress', functionProblem(onProgress));
   if (issues.length) throw new RequestValidationError(issues, context);
 }
+
+/** How long `close()` lets calls already started run before cutting them. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
+
+/** Checks `close()` options; throws RequestValidationError naming each bad option. */
+export function checkCloseOptions(options: unknown): void {
+  if (options === undefined) return;
+  if (!isRecord(options)) throw new RequestValidationError([{ path: '', message: `close options must be an object (got ${describe(options)})` }], 'close');
+  const { timeoutMs } = options;
+  const problem = timeoutMs === undefined ? undefined : millisecondsProblem(timeoutMs);
+  if (problem) throw new RequestValidationError([{ path: 'timeoutMs', message: problem }], 'close');
+}

@@ -210,6 +210,35 @@ export class TimeoutError extends ConnectionError {
 }
 
 /**
+ * The client was closed: a call made after `close()` or `destroy()`, or one cut by `destroy()`
+ * or by `close({ timeoutMs })` running out, wherever it was (in flight, in a retry wait, in the
+ * rate limiter's queue, waiting for a token).
+ */
+export class ClientClosedError extends PartnerError {
+  override name = 'ClientClosedError';
+  readonly code: ClientErrorCode = 'CLIENT_CLOSED';
+  /** True when no attempt of the call had been sent: nothing reached the server. */
+  readonly requestNotSent: boolean;
+  /** See {@link ConnectionError.mayHaveSucceeded}: a cut write whose request had left. */
+  readonly mayHaveSucceeded: boolean = false;
+  /** See {@link ApiError.idempotencyKey}. */
+  readonly idempotencyKey: string | undefined = undefined;
+  constructor(message: string, options?: { requestNotSent?: boolean }) {
+    super(message);
+    this.requestNotSent = options?.requestNotSent ?? true;
+  }
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      code: this.code,
+      requestNotSent: this.requestNotSent,
+      mayHaveSucceeded: this.mayHaveSucceeded,
+      idempotencyKey: this.idempotencyKey,
+    };
+  }
+}
+
+/**
  * The server answered with a redirect (3xx). Redirects are never followed, on either transport:
  * following one would re-send the credentials or the bearer token to wherever `Location`
  * points. Nothing was re-sent, and the call is not retried. Only the target's origin is kept,

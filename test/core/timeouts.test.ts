@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigurationError, RateLimitError, TimeoutError } from '../../src/index.js';
+import { ClientClosedError, RateLimitError, TimeoutError } from '../../src/index.js';
 import { fail, ok, tokenAnswer } from '../helpers/server.js';
 import { elapsedSince, useTestServer } from '../helpers/server-client.js';
 
@@ -119,12 +119,12 @@ describe('cancellation', () => {
 });
 
 describe('close()', () => {
-  it('lets a process exit promptly, with no handle left, even with a call waiting out a 30 s Retry-After', async () => {
+  it.each(['close', 'destroy'])('%s() lets a process exit promptly, with no handle left, even with a call waiting out a 30 s Retry-After', async (mode) => {
     t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
     t.server.on('GET /api/v1.1/busy', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
     const script = fileURLToPath(new URL('../helpers/server-child.ts', import.meta.url));
     const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-    const child = spawn(tsx, [script], { env: { ...process.env, CHILD_BASE_URL: t.server.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tsx, [script], { env: { ...process.env, CHILD_BASE_URL: t.server.url, CHILD_MODE: mode }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -135,17 +135,17 @@ describe('close()', () => {
     expect(code).toBe(0);
     const report = JSON.parse(output.trim()) as { closedAt: number; handles: string[]; waitingOutcome: string };
     expect(report.handles).toEqual([]);
-    expect(report.waitingOutcome).toBe('ConfigurationError');
+    expect(report.waitingOutcome).toBe('ClientClosedError');
     expect(exitedAt - report.closedAt).toBeLessThan(2000);
   });
 
   it('rejects calls made after close()', async () => {
     await t.client.close();
-    await expect(getThing()).rejects.toThrow(/closed/);
+    await expect(getThing()).rejects.toBeInstanceOf(ClientClosedError);
   });
 });
 
-describe('close() during a call', () => {
+describe('destroy() during a call', () => {
   it('rejects a call waiting out a Retry-After at once, without sending it again', async () => {
     t.server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
     const outcome = getThing().then(
@@ -155,8 +155,8 @@ describe('close() during a call', () => {
     while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const start = performance.now();
-    await t.client.close();
-    expect(await outcome).toBeInstanceOf(ConfigurationError);
+    await t.client.destroy();
+    expect(await outcome).toBeInstanceOf(ClientClosedError);
     expect(elapsedSince(start)).toBeLessThan(500);
     expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
@@ -171,9 +171,9 @@ describe('close() during a call', () => {
       (error: unknown) => error,
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await t.client.close();
-    expect(await outcome).toBeInstanceOf(ConfigurationError);
-    expect(String(await outcome)).toMatch(/closed/);
+    await t.client.destroy();
+    expect(await outcome).toBeInstanceOf(ClientClosedError);
+    expect(String(await outcome)).toMatch(/destroyed/);
     expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 });
