@@ -38,6 +38,18 @@ describe('timeouts', () => {
     await expect(getThing({ maxRetries: 0 })).rejects.toBeInstanceOf(TimeoutError);
   });
 
+  it('fails at once with the RateLimitError when a Retry-After under maxServerWaitMs would end past the deadline', async () => {
+    // Deadline: 200 ms × 2 attempts + 60 s; the ceiling allows 120 s, the deadline does not.
+    t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '90' } }), ok(1)]);
+    const client = await t.connect({ maxServerWaitMs: 200_000, rateLimit: false });
+    const start = performance.now();
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/thing', maxRetries: 1 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterSeconds).toBe(90);
+    expect(elapsedSince(start)).toBeLessThan(1000);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+
   it('does not start a Retry-After wait that would end past the overall deadline', async () => {
     // Deadline: 200 ms × 2 attempts + 60 s; a 120 s Retry-After cannot fit.
     t.server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '120' } }));
