@@ -1,7 +1,7 @@
 import type { AsyncAcceptance } from '../schemas/common.js';
 import type { CompletedTransaction, Transaction } from '../schemas/transaction.js';
 import { MAX_TIMER_MS, checkWaitOptions } from './config.js';
-import { TransactionFailedError, TransactionTimeoutError } from './errors.js';
+import { TransactionFailedError, TransactionTimeoutError } from './transaction-errors.js';
 
 /**
  * Checked before the first poll (RequestValidationError naming the option): delays are integer
