@@ -1,5 +1,15 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ApiError, ConfigurationError, ConnectionError, TimeoutError, Transaction } from '../../src/index.js';
+import type {
+  ApiError,
+  ClientClosedError,
+  CloseOptions,
+  ConfigurationError,
+  ConnectionError,
+  PartnerClient,
+  PartnerError,
+  TimeoutError,
+  Transaction,
+} from '../../src/index.js';
 import { TransactionFailedError, TransactionTimeoutError } from '../../src/index.js';
 
 describe('error fields for deciding what to do next', () => {
@@ -39,5 +49,23 @@ describe('transaction errors narrow to concrete types', () => {
       // @ts-expect-error a typo'd field is a type error, not any
       void caught.lastTransactionn;
     }
+  });
+});
+
+describe('closing the client', () => {
+  it('close() takes optional CloseOptions; destroy() takes nothing; both resolve to void', () => {
+    expectTypeOf<PartnerClient['close']>().parameters.toEqualTypeOf<[options?: CloseOptions]>();
+    expectTypeOf<PartnerClient['destroy']>().parameters.toEqualTypeOf<[]>();
+    expectTypeOf<ReturnType<PartnerClient['close']>>().toEqualTypeOf<Promise<void>>();
+    expectTypeOf<ReturnType<PartnerClient['destroy']>>().toEqualTypeOf<Promise<void>>();
+    const client = {} as PartnerClient;
+    // @ts-expect-error timeoutMs is a number of milliseconds
+    void client.close({ timeoutMs: '30s' });
+  });
+
+  it('ClientClosedError is a PartnerError with code CLIENT_CLOSED', () => {
+    expectTypeOf<ClientClosedError>().toMatchTypeOf<PartnerError>();
+    expectTypeOf<ClientClosedError['requestNotSent']>().toEqualTypeOf<boolean>();
+    expectTypeOf<'CLIENT_CLOSED'>().toMatchTypeOf<ClientClosedError['code']>();
   });
 });
