@@ -1,8 +1,8 @@
 /**
  * Receive what the service pushes: a webhook receiver (node:http, with signature verification
  * and dedupe) and a voice stream receiver on one local server, registered against a sandbox
- * started for the run. The sandbox's control API then plays the service: a test delivery, an
- * inbound SMS and a short live call.
+ * started for the run. The sandbox then plays the service: a test delivery, an inbound SMS
+ * (its typed control method) and a short live call.
  *
  *   npx tsx examples/webhook-receiver.ts
  *
@@ -40,8 +40,9 @@ const voice = new VoiceStreamReceiver({ path: '/voice' }).attach(server);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-async function control(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${sandbox.url}/_sandbox/${path}`, {
+/** The live voice stream has no in-process control method: it is started over the control API. */
+async function startVoiceStream(body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${sandbox.url}/_sandbox/voice-stream`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -85,12 +86,12 @@ try {
   console.log(`Test delivery ${test.deliveryId}: ${test.status}; received ${testEvent.type}, signed at ${testEvent.delivery.timestamp}`);
 
   const smsArrived = nextEvent();
-  await control('events/sms', { operator, network, text: 'Hello from a customer' });
+  sandbox.sendSmsEvent({ operator, network, text: 'Hello from a customer' });
   const sms = await smsArrived;
   if (sms.type === 'sms') console.log(`Inbound SMS (${sms.name}) from ${String(sms.data['from'])}: "${String(sms.data['text'])}"`);
 
   const nextCall = voice.calls().next();
-  const streamed = control('voice-stream', { operator, network, durationMs: 500 });
+  const streamed = startVoiceStream({ operator, network, durationMs: 500 });
   const call = await nextCall;
   if (call.done) throw new Error('no voice stream arrived');
   const wavPath = join(tmpdir(), `voice-${Date.now()}.wav`);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApiPromise } from './core/api-promise.js';
-import type { ClientOptions } from './core/options.js';
+import type { ClientOptions, CloseOptions } from './core/options.js';
 import type { HttpMethod, Query, RequestOptions } from './core/request.js';
 import { RequestValidationError } from './core/errors.js';
 import { HttpTransport } from './core/transport.js';
@@ -125,9 +125,22 @@ export class PartnerClient {
     );
   }
 
-  /** Releases the connection pool and every timer, so the process can exit. */
-  close(): Promise<void> {
-    return this.#transport.close();
+  /**
+   * Graceful shutdown: new calls are refused with ClientClosedError; calls already started run
+   * to their end (retries included) and are cut with ClientClosedError once `timeoutMs`
+   * (default 30 000) has passed. Resolves once every call has settled and the connection pool,
+   * the limiter and every timer are released, so the process can exit. Idempotent.
+   */
+  close(options?: CloseOptions): Promise<void> {
+    return this.#transport.close(options);
+  }
+
+  /**
+   * Cuts every call at once — in flight, in a retry wait, in the rate limiter's queue — with
+   * ClientClosedError, then releases like `close()`. Idempotent.
+   */
+  destroy(): Promise<void> {
+    return this.#transport.destroy();
   }
 
   /** Base URL and safe options only; the key, secret and token never print. */

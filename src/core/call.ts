@@ -3,6 +3,7 @@ import { unwrap } from './envelope.js';
 import { checkRequestOptions } from './config.js';
 import {
   ApiError,
+  ClientClosedError,
   ConflictError,
   ConnectionError,
   InvalidResponseError,
@@ -81,7 +82,7 @@ function isInFlightReplay(error: unknown): boolean {
  * Marks the final error of a write that may have been applied although no idempotency promise
  * covers it, and says so in its message, so that nobody retries it blindly.
  */
-function markMayHaveSucceeded(error: ConnectionError | ApiError, key?: string): void {
+function markMayHaveSucceeded(error: ConnectionError | ApiError | ClientClosedError, key?: string): void {
   if (error.mayHaveSucceeded) return;
   // The field is read-only to callers; the pipeline sets it once, on the call's final error.
   (error as { mayHaveSucceeded: boolean }).mayHaveSucceeded = true;
@@ -99,7 +100,7 @@ function markMayHaveSucceeded(error: ConnectionError | ApiError, key?: string): 
  * original if it was applied instead of applying it twice.
  */
 function markIfMaybeApplied(error: unknown, key?: string): never {
-  if (error instanceof ConnectionError) {
+  if (error instanceof ConnectionError || error instanceof ClientClosedError) {
     if (!error.requestNotSent) markMayHaveSucceeded(error, key);
   } else if (error instanceof ApiError && (error.status >= 500 || (error instanceof InvalidResponseError && error.status < 300))) {
     markMayHaveSucceeded(error, key);
@@ -133,6 +134,8 @@ export class Call<T> implements Admission {
   #tokenFailed = false;
   /** The deadline of a wait for the first admission, set when the limiter first makes this call wait. */
   #queueDeadline = 0;
+  /** Set when the client cut this call (`destroy()`, or `close()` past its timeout): the call's final error. */
+  #closed: ClientClosedError | undefined;
 
   constructor(pipeline: Pipeline, spec: RequestSpec<T>, retrySafe?: boolean) {
     const options = spec.options;
@@ -202,6 +205,26 @@ export class Call<T> implements Admission {
     this.#controller?.abort();
   }
 
+  /**
+   * The client is closing without waiting for this call: whatever it is doing (in flight, in a
+   * retry wait, in the limiter's queue) ends with a ClientClosedError. Waits are rejected by the
+   * client closing its Sleepers and limiter; the attempt in flight is aborted here.
+   */
+  cut(why: string): void {
+    if (this.#closed) return;
+    const inFlight = this.#controller !== undefined;
+    this.#closed = new ClientClosedError(
+      `${this.#spec.route}: ${why} ${inFlight ? 'while its request was in flight' : 'before the call finished'}`,
+      { requestNotSent: this.#sends === 0 },
+    );
+    this.#controller?.abort();
+  }
+
+  /** The error a failure becomes once the call was cut: a rejected wait or aborted attempt is reported as the closing. */
+  #orClosed(error: unknown): unknown {
+    return this.#closed ?? error;
+  }
+
   async attempt(): Promise<ApiResult<T>> {
     const pipeline = this.#pipeline;
     const spec = this.#spec;
@@ -217,7 +240,7 @@ export class Call<T> implements Admission {
       }
       if (pipeline.limiter) {
         const admitted = pipeline.limiter.acquire(spec.route, this);
-        if (admitted) await admitted;
+        if (admitted) await admitted.catch((error: unknown) => Promise.reject(this.#orClosed(error)));
       }
       const sentAt = monotonicNow();
       // The deadline runs from the first admission: queueing behind our own limiter is pacing, not a retry.
@@ -263,7 +286,7 @@ export class Call<T> implements Admission {
     this.#pipeline.logger.log('info', `${this.#spec.route}: the original request is still in progress; asking again`, {
       route: this.#spec.route,
     });
-    await this.#pipeline.sleepers.sleep(delayMs, this.#signal);
+    await this.#pipeline.sleepers.sleep(delayMs, this.#signal).catch((failure: unknown) => Promise.reject(this.#orClosed(failure)));
     if (monotonicNow() >= this.#deadlineAt) throw this.#originalStillInFlight();
   }
 
@@ -283,11 +306,12 @@ export class Call<T> implements Admission {
       return await this.#pipeline.tokens.fetch(this.#signal);
     } catch (error) {
       this.#tokenFailed = true;
-      throw error;
+      throw this.#orClosed(error);
     }
   }
 
   async beforeRetry(error: unknown, retryIndex: number): Promise<boolean> {
+    if (this.#closed) throw this.#closed;
     if (this.#signal?.aborted || this.#tokenFailed || !isRetryable(error, this.#retrySafe)) return false;
     // undefined: the server asked for more than maxServerWaitMs; the call fails with its answer.
     const delayMs = retryDelayMs(error, retryIndex, this.#pipeline.maxServerWaitMs);
@@ -301,7 +325,7 @@ export class Call<T> implements Admission {
         reason: error instanceof PartnerError ? error.toJSON() : String(error),
       });
     }
-    await this.#pipeline.sleepers.sleep(delayMs, this.#signal);
+    await this.#pipeline.sleepers.sleep(delayMs, this.#signal).catch((failure: unknown) => Promise.reject(this.#orClosed(failure)));
     return true;
   }
 
@@ -333,8 +357,19 @@ export class Call<T> implements Admission {
     return this.#timeoutMs * (this.#maxRetries + 1) + DEADLINE_SLACK_MS;
   }
 
+  /** Names the route, the attempts made so far and the per-attempt timeout; built only on failure. */
+  #attemptTimedOut(timeoutMs: number): TimeoutError {
+    const sends = this.#sends;
+    const cut = timeoutMs < this.#timeoutMs ? ` (the last cut to ${timeoutMs} ms by the call's deadline)` : '';
+    return new TimeoutError(
+      `${this.#spec.route} timed out after ${sends} ${sends === 1 ? 'attempt' : 'attempts'} of ${this.#timeoutMs} ms each${cut}`,
+      timeoutMs,
+    );
+  }
+
   async #send(now: number): Promise<WireResponse> {
     const pipeline = this.#pipeline;
+    if (this.#closed) throw this.#closed;
     const timeoutMs = Math.min(this.#timeoutMs, this.#deadlineAt - now);
     // Thrown before sending: this attempt provably never left.
     if (timeoutMs <= 0) throw new TimeoutError(`${this.#spec.route} ran past its deadline`, this.#timeoutMs, { requestNotSent: true });
@@ -360,9 +395,10 @@ export class Call<T> implements Admission {
       });
     } catch (error) {
       if (this.#signal?.aborted) throw this.#signal.reason;
+      if (this.#closed) throw this.#closed;
       if (error instanceof PartnerError) throw error;
       if (this.#timedOut) {
-        throw new TimeoutError(`${this.#spec.route} timed out after ${timeoutMs} ms`, timeoutMs);
+        throw this.#attemptTimedOut(timeoutMs);
       }
       throw toConnectionError(error, pipeline.origin, pipeline.scrubber);
     } finally {

@@ -123,10 +123,24 @@ function oneOfProblem(value: unknown, allowed: ReadonlySet<string>): Problem {
   return typeof value === 'string' && allowed.has(value) ? undefined : `must be one of ${[...allowed].map((item) => `'${item}'`).join(', ')} (got ${describe(value)})`;
 }
 
+/** A base URL path that already names the API's versions: every route adds its own (spec part 1). */
+const VERSIONED_PATH = /\/api(?:\/v1\.1|\/v3)?\/*$/i;
+
+/**
+ * The base URL is the origin, plus a path prefix only when the deployment has one: routes
+ * carry `/api/v1.1/…` or `/api/v3/…` themselves, so a base URL ending in them doubles the path.
+ */
+export function baseUrlPathProblem(url: URL): Problem {
+  const match = VERSIONED_PATH.exec(url.pathname);
+  if (!match) return undefined;
+  const fixed = url.origin + url.pathname.slice(0, match.index);
+  return `ends in '${match[0].replace(/\/+$/, '')}', which every route already carries: use the origin, plus a path prefix only when your deployment has one ('${fixed}')`;
+}
+
 function baseUrlProblem(value: unknown): Problem {
   if (typeof value !== 'string') return `must be a string (got ${describe(value)})`;
   if (!URL.canParse(value)) return 'is not a valid absolute URL';
-  return undefined;
+  return baseUrlPathProblem(new URL(value));
 }
 
 function loggerProblem(value: unknown): Problem {
@@ -239,4 +253,16 @@ export function checkWaitOptions(options: unknown, context: string): void {
   if (signal !== undefined) add('signal', signalProblem(signal));
   if (onProgress !== undefined) add('onProgress', functionProblem(onProgress));
   if (issues.length) throw new RequestValidationError(issues, context);
+}
+
+/** How long `close()` lets calls already started run before cutting them. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
+
+/** Checks `close()` options; throws RequestValidationError naming each bad option. */
+export function checkCloseOptions(options: unknown): void {
+  if (options === undefined) return;
+  if (!isRecord(options)) throw new RequestValidationError([{ path: '', message: `close options must be an object (got ${describe(options)})` }], 'close');
+  const { timeoutMs } = options;
+  const problem = timeoutMs === undefined ? undefined : millisecondsProblem(timeoutMs);
+  if (problem) throw new RequestValidationError([{ path: 'timeoutMs', message: problem }], 'close');
 }

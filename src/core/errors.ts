@@ -57,6 +57,18 @@ export interface ApiErrorInit {
   route?: string | undefined;
 }
 
+/**
+ * One line a log can keep: `{status} {code} {METHOD} {route}: {server message}`, then the
+ * server's `details.validationErrors` (spec part 7 rule 2) in parentheses. Built from the
+ * already scrubbed parts, and only when an error is made: the success path never pays for it.
+ */
+function apiErrorMessage(init: ApiErrorInit): string {
+  const list = init.details?.['validationErrors'];
+  const reasons = Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [];
+  const where = init.route ? ` ${init.route}` : '';
+  return `${init.status} ${init.code}${where}: ${init.message}${reasons.length ? ` (${reasons.join('; ')})` : ''}`;
+}
+
 /** An answer of the API that is an error envelope (or an HTTP error without one). */
 export class ApiError extends PartnerError {
   override name = 'ApiError';
@@ -80,7 +92,7 @@ export class ApiError extends PartnerError {
   readonly idempotencyKey: string | undefined = undefined;
 
   constructor(init: ApiErrorInit) {
-    super(init.message);
+    super(apiErrorMessage(init));
     this.status = init.status;
     this.code = init.code;
     this.details = init.details;
@@ -196,6 +208,35 @@ export class TimeoutError extends ConnectionError {
 }
 
 /**
+ * The client was closed: a call made after `close()` or `destroy()`, or one cut by `destroy()`
+ * or by `close({ timeoutMs })` running out, wherever it was (in flight, in a retry wait, in the
+ * rate limiter's queue, waiting for a token).
+ */
+export class ClientClosedError extends PartnerError {
+  override name = 'ClientClosedError';
+  readonly code: ClientErrorCode = 'CLIENT_CLOSED';
+  /** True when no attempt of the call had been sent: nothing reached the server. */
+  readonly requestNotSent: boolean;
+  /** See {@link ConnectionError.mayHaveSucceeded}: a cut write whose request had left. */
+  readonly mayHaveSucceeded: boolean = false;
+  /** See {@link ApiError.idempotencyKey}. */
+  readonly idempotencyKey: string | undefined = undefined;
+  constructor(message: string, options?: { requestNotSent?: boolean }) {
+    super(message);
+    this.requestNotSent = options?.requestNotSent ?? true;
+  }
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      code: this.code,
+      requestNotSent: this.requestNotSent,
+      mayHaveSucceeded: this.mayHaveSucceeded,
+      idempotencyKey: this.idempotencyKey,
+    };
+  }
+}
+
+/**
  * The server answered with a redirect (3xx). Redirects are never followed, on either transport:
  * following one would re-send the credentials or the bearer token to wherever `Location`
  * points. Nothing was re-sent, and the call is not retried. Only the target's origin is kept,
@@ -296,63 +337,6 @@ export class ResponseValidationError extends PartnerError {
   }
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), code: this.code, issues: this.issues, route: this.route };
-  }
-}
-
-/** The shape of a transaction as far as errors need it (the full type lives with the schemas). */
-export interface FailedTransactionLike {
-  transactionId: string;
-  status: string;
-  error?: string | undefined;
-  errorCode?: string | undefined;
-}
-
-/** An asynchronous operation ended FAILED (answered with HTTP 200, spec part 7 rule 3). */
-export class TransactionFailedError<T extends FailedTransactionLike = FailedTransactionLike> extends PartnerError {
-  override name = 'TransactionFailedError';
-  readonly code: ClientErrorCode = 'TRANSACTION_FAILED';
-  readonly transaction: T;
-  readonly transactionId: string;
-  readonly errorCode: ErrorCode | undefined;
-  readonly error: string | undefined;
-  constructor(transaction: T) {
-    super(
-      `transaction ${transaction.transactionId} failed${transaction.errorCode ? ` (${transaction.errorCode})` : ''}${
-        transaction.error ? `: ${transaction.error}` : ''
-      }`,
-    );
-    this.transaction = transaction;
-    this.transactionId = transaction.transactionId;
-    this.errorCode = transaction.errorCode;
-    this.error = transaction.error;
-  }
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      code: this.code,
-      transactionId: this.transactionId,
-      errorCode: this.errorCode,
-      error: this.error,
-    };
-  }
-}
-
-/** `wait()` gave up before the transaction reached a terminal status. */
-export class TransactionTimeoutError<T = unknown> extends PartnerError {
-  override name = 'TransactionTimeoutError';
-  readonly code: ClientErrorCode = 'TRANSACTION_TIMEOUT';
-  readonly transactionId: string;
-  readonly timeoutMs: number;
-  /** The last status seen, when any poll answered. */
-  readonly lastTransaction: T | undefined;
-  constructor(transactionId: string, timeoutMs: number, lastTransaction?: T) {
-    super(`transaction ${transactionId} did not finish within ${timeoutMs} ms`);
-    this.transactionId = transactionId;
-    this.timeoutMs = timeoutMs;
-    this.lastTransaction = lastTransaction;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), code: this.code, transactionId: this.transactionId, timeoutMs: this.timeoutMs };
   }
 }
 

@@ -68,3 +68,12 @@ export interface ClientOptions {
    */
   maxServerWaitMs?: number | undefined;
 }
+
+/** Options of `client.close()`. */
+export interface CloseOptions {
+  /**
+   * How long calls already started may run before they are cut with ClientClosedError;
+   * default 30 000, an integer from 1 to 2^31−1 ms.
+   */
+  timeoutMs?: number;
+}

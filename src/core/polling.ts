@@ -1,7 +1,7 @@
 import type { AsyncAcceptance } from '../schemas/common.js';
 import type { CompletedTransaction, Transaction } from '../schemas/transaction.js';
 import { MAX_TIMER_MS, checkWaitOptions } from './config.js';
-import { TransactionFailedError, TransactionTimeoutError } from './errors.js';
+import { TransactionFailedError, TransactionTimeoutError } from './transaction-errors.js';
 
 /**
  * Checked before the first poll (RequestValidationError naming the option): delays are integer
@@ -84,11 +84,7 @@ export async function waitForTransaction<R>(
       if (transaction.status === 'FAILED') {
         // The server's text may echo a credential: scrubbed before it reaches the error.
         const failed = redact(transaction);
-        throw new TransactionFailedError({
-          ...failed,
-          error: failed.error ?? undefined,
-          errorCode: failed.errorCode ?? undefined,
-        });
+        throw new TransactionFailedError(failed);
       }
       await sleep(Math.min(intervalMs * (1 + Math.random() * JITTER), MAX_TIMER_MS), signal);
       intervalMs = Math.min(intervalMs * BACKOFF_FACTOR, maxIntervalMs);
@@ -96,7 +92,7 @@ export async function waitForTransaction<R>(
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
     if (deadline.signal.aborted) {
-      throw new TransactionTimeoutError<Transaction<R>>(transactionId, timeoutMs, last === undefined ? undefined : redact(last));
+      throw new TransactionTimeoutError(transactionId, timeoutMs, last === undefined ? undefined : redact(last));
     }
     throw error;
   } finally {

@@ -1,4 +1,4 @@
-import { ConfigurationError } from './errors.js';
+import { ClientClosedError } from './errors.js';
 import type { RateLimitOptions, WindowLimit } from './options.js';
 import type { RateLimitInfo } from './request.js';
 import { DEFAULT_MAX_SERVER_WAIT_MS } from './retry.js';
@@ -168,7 +168,7 @@ export class LocalRateLimiter implements RateLimiter {
   }
 
   close(): void {
-    const reason = new ConfigurationError('the client was closed while the call waited for a rate-limit slot');
+    const reason = new ClientClosedError('the client was closed while the call waited for a rate-limit slot');
     this.#account?.close(reason);
     for (const gate of this.#gates.values()) gate.close(reason);
     for (const gate of this.#paused.values()) gate.close(reason);

@@ -1,11 +1,11 @@
 import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
 import { TokenManager } from './auth.js';
 import { Call, type Pipeline } from './call.js';
-import { checkClientOptions } from './config.js';
-import { ConfigurationError } from './errors.js';
+import { DEFAULT_CLOSE_TIMEOUT_MS, baseUrlPathProblem, checkClientOptions, checkCloseOptions } from './config.js';
+import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { LevelLogger } from './logger.js';
-import type { ClientOptions } from './options.js';
+import type { ClientOptions, CloseOptions } from './options.js';
 import { LocalRateLimiter, type RateLimiter } from './rate-limit.js';
 import { DEFAULT_MAX_SERVER_WAIT_MS } from './retry.js';
 import { Sleepers } from './sleep.js';
@@ -42,7 +42,13 @@ export class HttpTransport implements Transport {
   #pipeline: Pipeline | undefined;
   /** Outlives the pipeline: errors built after `close()` are scrubbed too. */
   #scrubber: Scrubber | undefined;
-  #closed = false;
+  /** Set by close() or destroy(): new calls are refused. */
+  #closing = false;
+  /** The one shutdown both close() and destroy() share. */
+  #closed: Promise<void> | undefined;
+  /** Every call started and not yet settled, the token exchanges included. */
+  readonly #active = new Set<Call<unknown>>();
+  #drained: (() => void) | undefined;
 
   /** Throws ConfigurationError naming the first invalid option: a bad client is refused before it is used. */
   constructor(options: ClientOptions = {}) {
@@ -56,29 +62,87 @@ export class HttpTransport implements Transport {
   send<T>(spec: RequestSpec<T>): Promise<ApiResult<T>> {
     // Every failure, configuration included, arrives as a rejection, never as a synchronous throw.
     try {
-      return new Call(this.#pipeline ?? this.#build(), spec).run();
+      if (this.#closing) throw this.#refused(spec.route);
+      return this.#track(new Call(this.#pipeline ?? this.#build(), spec));
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  #refused(route: string): ClientClosedError {
+    return new ClientClosedError(`${route}: the client is closed`);
+  }
+
+  /** Runs a call and keeps it in the set `close()` waits for and `destroy()` cuts, until it settles. */
+  #track<T>(call: Call<T>): Promise<ApiResult<T>> {
+    const active = this.#active;
+    active.add(call);
+    const result = call.run();
+    const settled = (): void => {
+      active.delete(call);
+      if (active.size === 0) this.#drained?.();
+    };
+    result.then(settled, settled);
+    return result;
+  }
+
+  /**
+   * Graceful: new calls are refused with ClientClosedError at once; calls already started run
+   * to their end, retries included, and are cut with ClientClosedError once `timeoutMs` (default
+   * 30 s) has passed. Resolves when every call has settled and the connection pool, the limiter
+   * and every timer are released: nothing keeps the process alive afterwards. Idempotent.
+   */
+  close(options?: CloseOptions): Promise<void> {
+    try {
+      checkCloseOptions(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.#closing = true;
+    return (this.#closed ??= this.#shutDown(options?.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS));
+  }
+
+  /** Cuts every call in flight or waiting with ClientClosedError at once, then releases like `close()`. Idempotent. */
+  destroy(): Promise<void> {
+    this.#closing = true;
+    this.#cutAll('the client was destroyed');
+    return (this.#closed ??= this.#shutDown(0));
+  }
+
+  #cutAll(why: string): void {
+    const pipeline = this.#pipeline;
+    for (const call of this.#active) call.cut(why);
+    if (!pipeline) return;
+    // Waits of cut calls reject here; each call reports its own ClientClosedError.
+    const reason = new ClientClosedError(why);
+    pipeline.sleepers.close(reason);
+    pipeline.limiter?.close();
+  }
+
+  async #shutDown(timeoutMs: number): Promise<void> {
+    if (this.#active.size > 0) {
+      const drained = new Promise<void>((resolve) => {
+        this.#drained = resolve;
+      });
+      const timer =
+        timeoutMs > 0 ? setTimeout(() => this.#cutAll(`the client was closed and its ${timeoutMs} ms close timeout passed`), timeoutMs) : undefined;
+      await drained;
+      clearTimeout(timer);
+    }
+    const pipeline = this.#pipeline;
+    this.#pipeline = undefined;
+    if (!pipeline) return;
+    pipeline.sleepers.close(new ClientClosedError('the client is closed'));
+    pipeline.limiter?.close();
+    await pipeline.wire.close();
   }
 
   redact<V>(value: V): V {
     return this.#scrubber ? (this.#scrubber.value(value) as V) : value;
   }
 
-  /** Rejects calls waiting for the limiter, destroys the connection pool; nothing keeps the process alive afterwards. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    const pipeline = this.#pipeline;
-    this.#pipeline = undefined;
-    if (!pipeline) return;
-    pipeline.sleepers.close(new ConfigurationError('the client was closed while the call waited to retry'));
-    pipeline.limiter?.close();
-    await pipeline.wire.close();
-  }
-
   #build(): Pipeline {
-    if (this.#closed) throw new ConfigurationError('the client is closed');
+    if (this.#closing) throw new ClientClosedError('the client is closed');
     const options = this.#options;
     const baseUrl = options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL');
     if (!baseUrl) {
@@ -90,6 +154,9 @@ export class HttpTransport implements Transport {
     } catch {
       throw new ConfigurationError('baseUrl is not a valid absolute URL', 'CONFIGURATION_ERROR', 'baseUrl');
     }
+    // An option was checked at construction; PARTNER_API_BASE_URL is checked here, on first use.
+    const pathProblem = baseUrlPathProblem(url);
+    if (pathProblem) throw new ConfigurationError(`invalid client option baseUrl: ${pathProblem}`, 'CONFIGURATION_ERROR', 'baseUrl');
     assertSecureBaseUrl(url, options.allowInsecureHttp ?? false);
     // Both were checked at construction (checkClientOptions).
     const maxServerWaitMs = options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS;
@@ -132,6 +199,7 @@ export class HttpTransport implements Transport {
   /** `client.auth.token()`: one explicit exchange with the client's credentials, the token response as on the wire. */
   exchangeToken(options?: RequestOptions): Promise<ApiResult<TokenResponse>> {
     try {
+      if (this.#closing) throw this.#refused(`POST ${TOKEN_PATH}`);
       if (!this.#pipeline) this.#build();
     } catch (error) {
       return Promise.reject(error);
@@ -141,7 +209,7 @@ export class HttpTransport implements Transport {
 
   #runExchange(options: RequestOptions | undefined): Promise<ApiResult<TokenResponse>> {
     const pipeline = this.#pipeline;
-    if (!pipeline) return Promise.reject(new ConfigurationError('the client is closed'));
+    if (!pipeline) return Promise.reject(this.#refused(`POST ${TOKEN_PATH}`));
     this.#key ??= fromEnv('PARTNER_API_KEY');
     this.#secret ??= fromEnv('PARTNER_API_SECRET');
     if (!this.#key || !this.#secret) {
@@ -167,7 +235,7 @@ export class HttpTransport implements Transport {
       options,
     };
     // The exchange has no side effect, so it is retried like a read.
-    return new Call(pipeline, spec, true).run();
+    return this.#track(new Call(pipeline, spec, true));
   }
 
   /** Only what is safe to print: never the key, the secret, the token or credentials in the URL. */
@@ -182,7 +250,7 @@ export class HttpTransport implements Transport {
       validateResponses: options.validateResponses ?? 'strict',
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       maxServerWaitMs: options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS,
-      closed: this.#closed,
+      closed: this.#closing,
     };
     return JSON.stringify(safe);
   }

@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import { ConfigurationError, ConnectionError, RedirectError, ResponseTooLargeError } from './errors.js';
+import { ClientClosedError, ConnectionError, RedirectError, ResponseTooLargeError } from './errors.js';
 import { parseDigits } from './http-grammar.js';
 import type { Scrubber } from './redact.js';
 import type { HttpMethod } from './request.js';
@@ -214,7 +214,7 @@ export class UndiciWire implements Wire {
 
   send(request: WireRequest): Promise<WireResponse> {
     // A retry scheduled before close() must not open a fresh pool behind the caller's back.
-    if (this.#closed) return Promise.reject(new ConfigurationError('the client is closed'));
+    if (this.#closed) return Promise.reject(new ClientClosedError('the client is closed'));
     const dispatcher = (this.#dispatcher ??= proxyConfigured()
       ? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 })
       : new Agent({ keepAliveTimeout: 10_000 }));

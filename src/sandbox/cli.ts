@@ -1,5 +1,6 @@
 /** `partner-sandbox --port 4010 --seed 42`: serves the sandbox until Ctrl-C. */
 import { parseArgs } from 'node:util';
+import { reachableUrls } from './cli-urls.js';
 import { startSandbox } from './server.js';
 
 const HELP = `Usage: partner-sandbox [options]
@@ -56,7 +57,15 @@ async function main(): Promise<void> {
     timeScale: int('time-scale', values['time-scale'], 1),
     deliveryTimeoutMs: int('delivery-timeout', values['delivery-timeout'], 10_000),
   });
-  console.log(`Partner API sandbox listening on ${sandbox.url}`);
+  const host = values.host ?? '127.0.0.1';
+  const urls = await reachableUrls(host, sandbox.port, sandbox.url);
+  const url = urls[0];
+  if (url === undefined) {
+    await sandbox.close();
+    throw new Error(`the sandbox listens on ${host} port ${sandbox.port} but no loopback URL answers; pass --host with a concrete address`);
+  }
+  console.log(`Partner API sandbox listening on ${url}`);
+  for (const other of urls.slice(1)) console.log(`  also on ${other}`);
   console.log('');
   console.log('Admin-tier credentials:');
   console.log(`  key:    ${sandbox.key}`);
@@ -65,8 +74,8 @@ async function main(): Promise<void> {
   console.log(`  key:    ${sandbox.standardKey}`);
   console.log(`  secret: ${sandbox.standardSecret}`);
   console.log('');
-  console.log(`Inspector: ${sandbox.url}/_sandbox/ (live requests, webhook deliveries, transactions, controls)`);
-  console.log(`Control API: ${sandbox.url}/_sandbox/* (fixtures, requests, stats, force, time, reset)`);
+  console.log(`Inspector: ${url}/_sandbox/ (live requests, webhook deliveries, transactions, controls)`);
+  console.log(`Control API: ${url}/_sandbox/* (fixtures, requests, stats, force, time, reset)`);
   console.log('Press Ctrl-C to stop.');
 
   let stopping = false;

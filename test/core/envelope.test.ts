@@ -80,7 +80,7 @@ describe('error envelope', () => {
       fail(400, 'VALIDATION_ERROR', { message: 'toNumber is invalid', details: { validationErrors: ['toNumber: not E.164'] } }),
     );
     const error = (await t.client.request({ method: 'POST', path: '/api/v1.1/sms', body: {} }).catch((caught: unknown) => caught)) as BadRequestError;
-    expect(error.message).toBe('toNumber is invalid');
+    expect(error.message).toBe('400 VALIDATION_ERROR POST /api/v1.1/sms: toNumber is invalid (toNumber: not E.164)');
     expect(error.details).toEqual({ validationErrors: ['toNumber: not E.164'] });
     expect(error.validationErrors).toEqual(['toNumber: not E.164']);
   });

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError, PartnerClient, RequestValidationError } from '../../src/index.js';
 import type { ClientOptions, RequestOptions } from '../../src/index.js';
-import { ok } from '../helpers/server.js';
+import { ok, tokenAnswer } from '../helpers/server.js';
 import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
 
 const t = useTestServer();
@@ -53,6 +53,10 @@ const badClientOptions: Array<[string, unknown]> = [
   ['rateLimit', { endpoints: { 'GET /api/v1.1/sims': { limit: '5', windowMs: 1000 } } }],
   ['baseUrl', 'api.example.com'],
   ['baseUrl', 42],
+  ['baseUrl', 'https://partner.example.com/api'],
+  ['baseUrl', 'https://partner.example.com/api/v1.1/'],
+  ['baseUrl', 'https://partner.example.com/API/V3'],
+  ['baseUrl', 'https://partner.example.com/gateway/api/v1.1'],
   ['fetch', 'fetch'],
   ['dispatcher', {}],
   ['logger', { info() {} }],
@@ -205,4 +209,34 @@ describe('a header value both transports would alter', () => {
       expect(t.server.requests).toHaveLength(0);
     });
   }
+});
+
+describe('baseUrl that already names the API path', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('names the fix: the origin, plus the deployment prefix when there is one', () => {
+    const error = construct('baseUrl', 'https://partner.example.com/gateway/api/v1.1/') as ConfigurationError;
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error.message).toBe(
+      "invalid client option baseUrl: ends in '/api/v1.1', which every route already carries: use the origin, plus a path prefix only when your deployment has one ('https://partner.example.com/gateway')",
+    );
+  });
+
+  it('still takes a deployment prefix that does not end in the API path', async () => {
+    t.server.on('POST /gateway/api/v1.1/auth/token', tokenAnswer());
+    t.server.on('GET /gateway/api/v1.1/thing', ok(1));
+    const client = await t.connect({ baseUrl: `${t.server.url}/gateway/` });
+    await expect(client.request({ method: 'GET', path: '/api/v1.1/thing' })).resolves.toBe(1);
+  });
+
+  it('refuses PARTNER_API_BASE_URL ending in /api/v3 on first use, before anything is sent', async () => {
+    vi.stubEnv('PARTNER_API_BASE_URL', `${t.server.url}/api/v3`);
+    const client = t.track(new PartnerClient({ key: KEY, secret: SECRET }));
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({ option: 'baseUrl' });
+    expect(t.server.requests).toHaveLength(0);
+  });
 });

@@ -116,7 +116,7 @@ describe('secrets of earlier tokens and of transactions', () => {
     await client.request({ method: 'GET', path: '/api/v1.1/ping' });
     const error = await client.transactions.wait('tx_1').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransactionFailedError);
-    const failed = error as TransactionFailedError<{ transactionId: string; status: string; result?: unknown }>;
+    const failed = error as TransactionFailedError;
     expect(failed.error).toBe('refused for [REDACTED] / [REDACTED]');
     expect(failed.transaction.result).toEqual({ echo: '[REDACTED]' });
     expect(failed.errorCode).toBe('PRICING_NOT_CONFIGURED');

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigurationError, RateLimitError, TimeoutError } from '../../src/index.js';
+import { ClientClosedError, ConfigurationError, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { PartnerClient } from '../../src/index.js';
 import { fail, ok, type Reply } from '../helpers/server.js';
 import { useTestServer } from '../helpers/server-client.js';
@@ -63,7 +63,7 @@ describe('a Retry-After above maxServerWaitMs', () => {
 });
 
 describe('waits past the timer range', () => {
-  it('chains timers for a 2.2-million-second wait: no TimeoutOverflowWarning, no busy loop, close() ends it', async () => {
+  it('chains timers for a 2.2-million-second wait: no TimeoutOverflowWarning, no busy loop, destroy() ends it', async () => {
     t.server.on(THING, throttled('2200000'));
     // A cap and a call budget large enough that the client really waits (in backoff and in the limiter).
     const client = await t.connect({ maxServerWaitMs: 3_000_000_000, timeoutMs: 2 ** 31 - 1 });
@@ -74,9 +74,9 @@ describe('waits past the timer range', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await settleWarnings();
     expect(t.server.requestsTo(THING)).toHaveLength(1);
-    await client.close();
-    expect(await sleeping).toBeInstanceOf(ConfigurationError);
-    expect(await queued).toBeInstanceOf(ConfigurationError);
+    await client.destroy();
+    expect(await sleeping).toBeInstanceOf(ClientClosedError);
+    expect(await queued).toBeInstanceOf(ClientClosedError);
     await settleWarnings();
     expect(warnings.map((warning) => warning.name)).not.toContain('TimeoutOverflowWarning');
   });
@@ -131,7 +131,7 @@ describe('a call queued behind its own limiter', () => {
     } finally {
       vi.useRealTimers();
     }
-    await client.close();
+    await client.destroy();
     await holder;
   });
 });
@@ -173,14 +173,14 @@ describe('Retry-After jitter', () => {
 });
 
 describe('many calls waiting', () => {
-  it('50 calls in backoff raise no MaxListenersExceededWarning, and close() ends all of them', async () => {
+  it('50 calls in backoff raise no MaxListenersExceededWarning, and destroy() ends all of them', async () => {
     t.server.on(THING, throttled('30'));
     const client = await t.connect({ rateLimit: false });
     const calls = Array.from({ length: 50 }, () => getThing(client).catch((caught: unknown) => caught));
     await until(() => t.server.requestsTo(THING).length === 50);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await client.close();
-    for (const outcome of await Promise.all(calls)) expect(outcome).toBeInstanceOf(ConfigurationError);
+    await client.destroy();
+    for (const outcome of await Promise.all(calls)) expect(outcome).toBeInstanceOf(ClientClosedError);
     await settleWarnings();
     expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
   });

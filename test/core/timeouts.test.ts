@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigurationError, RateLimitError, TimeoutError } from '../../src/index.js';
+import { ClientClosedError, RateLimitError, TimeoutError } from '../../src/index.js';
 import { fail, ok, tokenAnswer } from '../helpers/server.js';
 import { elapsedSince, useTestServer } from '../helpers/server-client.js';
 
@@ -19,13 +19,35 @@ describe('timeouts', () => {
     const error = await getThing({ maxRetries: 0 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'TIMEOUT', timeoutMs: 200 });
+    expect((error as TimeoutError).message).toBe('GET /api/v1.1/thing timed out after 1 attempt of 200 ms each');
     expect(elapsedSince(start)).toBeLessThan(1000);
+  });
+
+  it('names the route, the attempts made and the per-attempt timeout once retries are spent', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    t.server.on(THING, { hang: true });
+    const error = await getThing({ maxRetries: 2, timeoutMs: 50 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(t.server.requestsTo(THING)).toHaveLength(3);
+    expect((error as TimeoutError).message).toBe('GET /api/v1.1/thing timed out after 3 attempts of 50 ms each');
   });
 
   it('takes a per-call timeoutMs over the client default', async () => {
     t.server.on(THING, { status: 200, json: { success: true, data: 1 }, delayMs: 400 });
     await expect(getThing({ maxRetries: 0, timeoutMs: 1000 })).resolves.toBe(1);
     await expect(getThing({ maxRetries: 0 })).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  it('fails at once with the RateLimitError when a Retry-After under maxServerWaitMs would end past the deadline', async () => {
+    // Deadline: 200 ms × 2 attempts + 60 s; the ceiling allows 120 s, the deadline does not.
+    t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '90' } }), ok(1)]);
+    const client = await t.connect({ maxServerWaitMs: 200_000, rateLimit: false });
+    const start = performance.now();
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/thing', maxRetries: 1 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterSeconds).toBe(90);
+    expect(elapsedSince(start)).toBeLessThan(1000);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 
   it('does not start a Retry-After wait that would end past the overall deadline', async () => {
@@ -109,12 +131,12 @@ describe('cancellation', () => {
 });
 
 describe('close()', () => {
-  it('lets a process exit promptly, with no handle left, even with a call waiting out a 30 s Retry-After', async () => {
+  it.each(['close', 'destroy'])('%s() lets a process exit promptly, with no handle left, even with a call waiting out a 30 s Retry-After', async (mode) => {
     t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
     t.server.on('GET /api/v1.1/busy', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
     const script = fileURLToPath(new URL('../helpers/server-child.ts', import.meta.url));
     const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-    const child = spawn(tsx, [script], { env: { ...process.env, CHILD_BASE_URL: t.server.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tsx, [script], { env: { ...process.env, CHILD_BASE_URL: t.server.url, CHILD_MODE: mode }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -125,17 +147,17 @@ describe('close()', () => {
     expect(code).toBe(0);
     const report = JSON.parse(output.trim()) as { closedAt: number; handles: string[]; waitingOutcome: string };
     expect(report.handles).toEqual([]);
-    expect(report.waitingOutcome).toBe('ConfigurationError');
+    expect(report.waitingOutcome).toBe('ClientClosedError');
     expect(exitedAt - report.closedAt).toBeLessThan(2000);
   });
 
   it('rejects calls made after close()', async () => {
     await t.client.close();
-    await expect(getThing()).rejects.toThrow(/closed/);
+    await expect(getThing()).rejects.toBeInstanceOf(ClientClosedError);
   });
 });
 
-describe('close() during a call', () => {
+describe('destroy() during a call', () => {
   it('rejects a call waiting out a Retry-After at once, without sending it again', async () => {
     t.server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
     const outcome = getThing().then(
@@ -145,8 +167,8 @@ describe('close() during a call', () => {
     while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const start = performance.now();
-    await t.client.close();
-    expect(await outcome).toBeInstanceOf(ConfigurationError);
+    await t.client.destroy();
+    expect(await outcome).toBeInstanceOf(ClientClosedError);
     expect(elapsedSince(start)).toBeLessThan(500);
     expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
@@ -161,9 +183,9 @@ describe('close() during a call', () => {
       (error: unknown) => error,
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await t.client.close();
-    expect(await outcome).toBeInstanceOf(ConfigurationError);
-    expect(String(await outcome)).toMatch(/closed/);
+    await t.client.destroy();
+    expect(await outcome).toBeInstanceOf(ClientClosedError);
+    expect(String(await outcome)).toMatch(/destroyed/);
     expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 });

@@ -71,7 +71,7 @@ describe('waiting for transactions', () => {
       const handle = await slowClient.billing.topUp({ amount: 5 });
       const error = await handle.wait({ pollIntervalMs: 100, timeoutMs: 250 }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(TransactionTimeoutError);
-      expect((error as TransactionTimeoutError<Transaction>).lastTransaction?.status).toBe('PENDING');
+      expect((error as TransactionTimeoutError).lastTransaction?.status).toBe('PENDING');
     } finally {
       await slowClient.close();
       await slow.close();

@@ -24,7 +24,7 @@ export function useSandbox(options: SandboxOptions = {}, clientOptions: ClientOp
     run = { sandbox, client };
   });
   afterAll(async () => {
-    await run?.client.close();
+    await run?.client.destroy();
     await run?.sandbox.close();
   });
   beforeEach(() => {

@@ -1,6 +1,6 @@
 /**
  * Run as a child process by the close() test: one call answered, one call waiting out a long
- * Retry-After, close(), then report what still holds the event loop and how the waiting call
+ * Retry-After, close({ timeoutMs }) or destroy(), then report what still holds the event loop and how the waiting call
  * ended. It must exit on its own, without process.exit().
  */
 import { PartnerClient } from '../../src/index.js';
@@ -22,7 +22,9 @@ const waiting = client.request({ method: 'GET', path: '/api/v1.1/busy' }).then(
   (error: unknown) => (error as Error).name,
 );
 await retryScheduled;
-await client.close();
+// destroy() cuts the waiting call at once; close() lets it wait until its own timeout cuts it.
+if (process.env['CHILD_MODE'] === 'destroy') await client.destroy();
+else await client.close({ timeoutMs: 100 });
 const waitingOutcome = await waiting;
 // Standard streams, and file reads of the TypeScript loader itself (Node 22 and later may have one
 // in flight), are not the client's: sockets, servers and timers are what would hold the process.

@@ -90,7 +90,7 @@ describe('async operations', () => {
       .transactions.wait('tx_1', { pollIntervalMs: 100, timeoutMs: 300 })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransactionTimeoutError);
-    expect((error as TransactionTimeoutError<Transaction>).lastTransaction?.status).toBe('PENDING');
+    expect((error as TransactionTimeoutError).lastTransaction?.status).toBe('PENDING');
     expect(Date.now() - started).toBeLessThan(1000);
     const count = polls().length;
     await new Promise((resolve) => setTimeout(resolve, 60));

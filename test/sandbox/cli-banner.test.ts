@@ -1,0 +1,73 @@
+/**
+ * Every URL the `partner-sandbox` banner prints answers: a wildcard or `localhost` bind is shown
+ * as the loopback URLs that really reach the server, never as http://0.0.0.0 or a name that
+ * may resolve to the other address family.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const cli = fileURLToPath(new URL('../../src/sandbox/cli.ts', import.meta.url));
+const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+
+async function banner(args: string[], check: (out: string) => Promise<void>): Promise<void> {
+  const child = spawn(tsx, [cli, '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no banner: ${out}${err}`)), 20_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('Ctrl-C')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', () => {
+        clearTimeout(timer);
+        reject(new Error(`exited early: ${out}${err}`));
+      });
+    });
+    await check(out);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+/** Every http:// URL printed, a trailing `*` of a route pattern left out. */
+function bannerUrls(out: string): string[] {
+  return [...out.matchAll(/http:\/\/[^\s)]+/g)].map((match) => match[0].replace(/\*$/, ''));
+}
+
+async function expectAllAnswer(out: string): Promise<void> {
+  const urls = bannerUrls(out);
+  expect(urls.length).toBeGreaterThanOrEqual(3);
+  for (const url of urls) {
+    expect(url).not.toMatch(/\/\/(0\.0\.0\.0|\[::\]|localhost)[:/]/);
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    expect(response.status, url).toBeLessThan(500);
+  }
+  const listening = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+  const time = await fetch(`${listening}/_sandbox/time`);
+  expect(time.status).toBe(200);
+  await time.arrayBuffer();
+}
+
+describe('partner-sandbox banner', () => {
+  // Tests listen on loopback only, so a wildcard bind is not started here; it takes the same
+  // path as `localhost` (loopback candidates, each probed before it is printed).
+  it.each([[[]], [['--host', 'localhost']], [['--host', '127.0.0.1']]])(
+    'prints only URLs that answer (%j)',
+    async (args) => {
+      await banner(args, expectAllAnswer);
+    },
+    30_000,
+  );
+});
