@@ -3,7 +3,7 @@
 const cache = new Map<string, RegExp>();
 
 /** Accepts `{name}` and `:name` placeholders; one placeholder matches one encoded segment. */
-export function templateRegex(template: string): RegExp {
+function templateRegex(template: string): RegExp {
   let re = cache.get(template);
   if (!re) {
     const escaped = template
@@ -16,7 +16,7 @@ export function templateRegex(template: string): RegExp {
   return re;
 }
 
-export function isTemplate(path: string): boolean {
+function isTemplate(path: string): boolean {
   return /\{[^}]+\}|\/:[A-Za-z_]/.test(path);
 }
 
