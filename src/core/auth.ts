@@ -1,6 +1,9 @@
 import type { TokenResponse } from '../schemas/token.js';
 import { raceAbort } from './sleep.js';
 
+/** The token exchange's path (spec part 5): the one declaration the transport and `client.auth` both use. */
+export const TOKEN_PATH = '/api/v1.1/auth/token';
+
 /** Refresh this long before expiry, or 10 % of the lifetime for short-lived tokens. */
 const REFRESH_MARGIN_MS = 60_000;
 /** Assumed when the token response states no usable lifetime: short, so a real expiry is found soon. */
