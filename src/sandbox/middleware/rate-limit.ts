@@ -6,7 +6,7 @@ import { matchesPath } from '../paths.js';
 export const ACCOUNT_LIMIT = 120;
 
 /** Per-endpoint limits per window, keyed "METHOD template" as the client keys them. */
-const ENDPOINT_LIMITS: Readonly<Record<string, number>> = {
+export const ENDPOINT_LIMITS: Readonly<Record<string, number>> = {
   'POST /api/v1.1/sims/{iccid}/renew-number': 20,
   'POST /api/v1.1/subscriptions/{iccid}/cancel': 30,
   'POST /api/v1.1/plans/purchase': 60,
