@@ -1,13 +1,10 @@
 import type { TokenResponse } from '../schemas/token.js';
+import { FALLBACK_TOKEN_LIFETIME_MS, TOKEN_REFRESH_MARGIN_MS } from './defaults.js';
 import { raceAbort } from './sleep.js';
 
 /** The token exchange's path (spec part 5): the one declaration the transport and `client.auth` both use. */
 export const TOKEN_PATH = '/api/v1.1/auth/token';
 
-/** Refresh this long before expiry, or 10 % of the lifetime for short-lived tokens. */
-const REFRESH_MARGIN_MS = 60_000;
-/** Assumed when the token response states no usable lifetime: short, so a real expiry is found soon. */
-const FALLBACK_TOKEN_LIFETIME_MS = 60_000;
 
 /** `expires_at` (spec part 2): an ISO 8601 instant with a date and a time. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -75,7 +72,7 @@ export class TokenManager {
       const lifetimeMs = tokenLifetimeMs(response, now);
       const previous = this.#token;
       this.#token = response.access_token;
-      this.#refreshAt = now + lifetimeMs - Math.min(REFRESH_MARGIN_MS, lifetimeMs * 0.1);
+      this.#refreshAt = now + lifetimeMs - Math.min(TOKEN_REFRESH_MARGIN_MS, lifetimeMs * 0.1);
       this.#onToken(this.#token, previous);
       return response.access_token;
     } finally {

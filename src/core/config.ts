@@ -4,16 +4,11 @@
  * value, or undefined; past these checks the pipeline trusts the values (a delay within the timer
  * range, a header that goes on the wire byte for byte).
  */
+import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_RETRIES_LIMIT, MIN_POLL_INTERVAL_MS } from './defaults.js';
 import { ConfigurationError, RequestValidationError, type ValidationIssue } from './errors.js';
 
 /** Node's timers hold a signed 32-bit delay; anything longer fires after 1 ms with a warning. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
-/** `maxRetries` ceiling: past ten retries a call is waiting on an outage, not riding out a hiccup. */
-const MAX_RETRIES_LIMIT = 10;
-/** Longest `idempotencyKey` accepted (a UUID is 36; room for a caller's own composite keys). */
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-/** Floor of `pollIntervalMs` / `maxPollIntervalMs`: a status poll more often than this is a busy loop. */
-const MIN_POLL_INTERVAL_MS = 100;
 
 type Problem = string | undefined;
 
