@@ -7,8 +7,10 @@
 import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_RETRIES_LIMIT, MIN_POLL_INTERVAL_MS } from './defaults.js';
 import { ConfigurationError, RequestValidationError, type ValidationIssue } from './errors.js';
 
-/** Node's timers hold a signed 32-bit delay; anything longer fires after 1 ms with a warning. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from './sleep.js';
+
+// Re-exported for the wait() options' checks of polling.ts.
+export { MAX_TIMER_MS };
 
 type Problem = string | undefined;
 
