@@ -27,7 +27,7 @@ async function localReceiver(): Promise<{ url: string; close(): Promise<void> }>
 }
 
 const receiver = process.env['WEBHOOK_URL'] ? undefined : await localReceiver();
-const baseUrl = process.env['WEBHOOK_URL'] ?? (receiver?.url as string);
+const baseUrl = process.env['WEBHOOK_URL'] ?? receiver?.url;
 
 await run(async ({ client }) => {
   const first = await client.sims.list({ pageSize: 1 });

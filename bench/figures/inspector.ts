@@ -30,8 +30,8 @@ interface SandboxLike {
 }
 
 interface SandboxModule {
-  createSandbox(options: Record<string, unknown>): SandboxLike;
-  startSandbox(options: Record<string, unknown>): Promise<SandboxLike & { url: string; key: string; secret: string }>;
+  createSandbox: (options: Record<string, unknown>) => SandboxLike;
+  startSandbox: (options: Record<string, unknown>) => Promise<SandboxLike & { url: string; key: string; secret: string }>;
 }
 
 /** The sandbox of the build under test (BENCH_DIST_DIR), src/ when none is built. */
@@ -83,7 +83,7 @@ function startServed(): Promise<Served> {
       child.kill('SIGKILL');
       reject(new Error('the sandbox did not start within 60 s'));
     }, 60_000);
-    createInterface({ input: child.stdout! }).once('line', (line) => {
+    createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
       const info = JSON.parse(line) as { url: string; key: string; secret: string };
       resolve({

@@ -7,25 +7,25 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  * The built package under test; BENCH_DIST_DIR points the figures at another build (a candidate
  * fix built elsewhere) for before/after comparisons in the same conditions.
  */
-export const DIST_DIR = process.env.BENCH_DIST_DIR ? path.resolve(process.env.BENCH_DIST_DIR) : path.join(ROOT, 'dist');
+const DIST_DIR = process.env.BENCH_DIST_DIR ? path.resolve(process.env.BENCH_DIST_DIR) : path.join(ROOT, 'dist');
 export const DIST_INDEX = path.join(DIST_DIR, 'index.js');
 export const DIST_INDEX_CJS = path.join(DIST_DIR, 'index.cjs');
-export const DIST_WEBHOOKS = path.join(DIST_DIR, 'webhooks/index.js');
+const DIST_WEBHOOKS = path.join(DIST_DIR, 'webhooks/index.js');
 
 /** The part of the public surface the benchmarks drive (API.md), typed here so bench/ builds alone. */
-export interface SimPage {
+interface SimPage {
   data: unknown[];
   meta: unknown;
 }
 
-export interface SimListPromise extends PromiseLike<SimPage>, AsyncIterable<Record<string, unknown>> {}
+interface SimListPromise extends PromiseLike<SimPage>, AsyncIterable<Record<string, unknown>> {}
 
 export interface BenchClient {
   sims: { list(params?: { page?: number; pageSize?: number }): SimListPromise };
   close(): Promise<void>;
 }
 
-export interface BenchClientOptions {
+interface BenchClientOptions {
   baseUrl: string;
   key: string;
   secret: string;

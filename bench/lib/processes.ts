@@ -28,7 +28,7 @@ export function startServer<T>(args: string[], timeoutMs = 60_000): Promise<Runn
       child.kill('SIGKILL');
       reject(new Error(`bench server did not start within ${timeoutMs} ms`));
     }, timeoutMs);
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {
       clearTimeout(timer);
       try {

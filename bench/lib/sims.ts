@@ -14,7 +14,7 @@ export const BENCH_SECRET = 'bench-secret';
 /** The bench server's fixed bearer; a throwaway value of a loopback-only test server. */
 export const BENCH_TOKEN = 'bench-token';
 
-export function simAt(index: number): Record<string, unknown> {
+function simAt(index: number): Record<string, unknown> {
   const assigned = index % 3 !== 0;
   const digits = String(index).padStart(11, '0');
   return {

@@ -119,7 +119,7 @@ function outcomeOf(op: Operation, error: unknown, phase: 'call' | 'wait'): Outco
   return outcome;
 }
 
-export async function runOne(client: PartnerClient, op: Operation, wait: WaitOptions): Promise<Outcome> {
+async function runOne(client: PartnerClient, op: Operation, wait: WaitOptions): Promise<Outcome> {
   const progress: { phase: 'call' | 'wait' } = { phase: 'call' };
   try {
     await perform(client, op, wait, progress);

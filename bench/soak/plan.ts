@@ -11,9 +11,9 @@
  * - `caller`: the caller passes `idempotencyKey` (its assertion that the route honours it).
  * - `none`: no key from the caller; whether the client adds one is the client's business.
  */
-export type Keying = 'read' | 'spec' | 'caller' | 'none';
+type Keying = 'read' | 'spec' | 'caller' | 'none';
 
-export type OperationKind =
+type OperationKind =
   | 'sims.list'
   | 'plans.retrieve'
   | 'billing.retrieveCreditBalance'

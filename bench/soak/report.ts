@@ -2,7 +2,7 @@
 import type { Outcome } from './operations.js';
 import type { Operation } from './plan.js';
 
-export interface Goal {
+interface Goal {
   name: string;
   value: number | boolean;
   goal: string;
@@ -11,7 +11,7 @@ export interface Goal {
   enforced: boolean;
 }
 
-export interface KindFigures {
+interface KindFigures {
   operations: number;
   ok: number;
   failed: number;

@@ -41,7 +41,7 @@ export const QUICK: SoakConfig = { ...FULL, operations: 500, concurrency: 32 };
  * after (5 % of what the first two dice let through, ≈ 4.7 %) the commit, 500 (≈ 2.9 %),
  * 503, HTML 502 and 429 (≈ 2.8 % each), hangs (≈ 0.9 %).
  */
-export function soakFaults(config: SoakConfig): SandboxFaults {
+function soakFaults(config: SoakConfig): SandboxFaults {
   return {
     resetRate: 0.03,
     errorRate: 0.03,

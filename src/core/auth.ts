@@ -1,10 +1,10 @@
 import type { TokenResponse } from '../schemas/token.js';
+import { FALLBACK_TOKEN_LIFETIME_MS, TOKEN_REFRESH_MARGIN_MS } from './defaults.js';
 import { raceAbort } from './sleep.js';
 
-/** Refresh this long before expiry, or 10 % of the lifetime for short-lived tokens. */
-const REFRESH_MARGIN_MS = 60_000;
-/** Assumed when the token response states no usable lifetime: short, so a real expiry is found soon. */
-export const FALLBACK_TOKEN_LIFETIME_MS = 60_000;
+/** The token exchange's path (spec part 5): the one declaration the transport and `client.auth` both use. */
+export const TOKEN_PATH = '/api/v1.1/auth/token';
+
 
 /** `expires_at` (spec part 2): an ISO 8601 instant with a date and a time. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -15,7 +15,7 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-
  * clock an hour fast would otherwise exchange on every call); else `expires_at` when it is an ISO
  * instant in the future; else FALLBACK_TOKEN_LIFETIME_MS. Never NaN, never negative.
  */
-export function tokenLifetimeMs(response: Pick<TokenResponse, 'expires_in' | 'expires_at'>, now: number): number {
+function tokenLifetimeMs(response: Pick<TokenResponse, 'expires_in' | 'expires_at'>, now: number): number {
   const seconds = response.expires_in;
   if (Number.isSafeInteger(seconds) && seconds > 0) return Math.min(seconds * 1000, Number.MAX_SAFE_INTEGER - now);
   const at = response.expires_at;
@@ -72,7 +72,7 @@ export class TokenManager {
       const lifetimeMs = tokenLifetimeMs(response, now);
       const previous = this.#token;
       this.#token = response.access_token;
-      this.#refreshAt = now + lifetimeMs - Math.min(REFRESH_MARGIN_MS, lifetimeMs * 0.1);
+      this.#refreshAt = now + lifetimeMs - Math.min(TOKEN_REFRESH_MARGIN_MS, lifetimeMs * 0.1);
       this.#onToken(this.#token, previous);
       return response.access_token;
     } finally {

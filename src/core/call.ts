@@ -1,6 +1,7 @@
 import type { TokenManager } from './auth.js';
 import { unwrap } from './envelope.js';
 import { checkRequestOptions } from './config.js';
+import { DEADLINE_SLACK_MS, IN_FLIGHT_FIRST_WAIT_MS, IN_FLIGHT_MAX_WAIT_MS } from './defaults.js';
 import {
   ApiError,
   ClientClosedError,
@@ -23,12 +24,6 @@ import { urlParsingAltersPath } from './validate.js';
 import type { Admission } from './window-gate.js';
 import { AttemptSignal, type Wire, type WireResponse, toConnectionError } from './wire.js';
 
-/**
- * Extra time an overall deadline grants beyond `timeoutMs × attempts`: enough for one
- * Retry-After of a 60-second window (spec part 8) plus backoffs. Waits that would end past the
- * deadline are not started; the call fails with the error it has.
- */
-export const DEADLINE_SLACK_MS = 60_000;
 
 /** What every call of one client shares; built once, on the first call. */
 export interface Pipeline {
@@ -65,9 +60,6 @@ function onAttemptTimeout(call: Call<unknown>): void {
   call.timeOut();
 }
 
-/** First and longest pause before asking again about a keyed write still in progress on the server. */
-const IN_FLIGHT_FIRST_WAIT_MS = 250;
-const IN_FLIGHT_MAX_WAIT_MS = 2_000;
 
 /**
  * spec part 7, 409 row: "idempotent replay while the original call is in flight". Only a retry
@@ -395,7 +387,8 @@ export class Call<T> implements Admission {
       });
     } catch (error) {
       if (this.#signal?.aborted) throw this.#signal.reason;
-      if (this.#closed) throw this.#closed;
+      // Cut by close() or destroy() while in flight (set by cut(), which the compiler cannot see here).
+      if (this.#closed !== undefined) throw this.#orClosed(error);
       if (error instanceof PartnerError) throw error;
       if (this.#timedOut) {
         throw this.#attemptTimedOut(timeoutMs);

@@ -4,16 +4,13 @@
  * value, or undefined; past these checks the pipeline trusts the values (a delay within the timer
  * range, a header that goes on the wire byte for byte).
  */
+import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_RETRIES_LIMIT, MIN_POLL_INTERVAL_MS } from './defaults.js';
 import { ConfigurationError, RequestValidationError, type ValidationIssue } from './errors.js';
 
-/** Node's timers hold a signed 32-bit delay; anything longer fires after 1 ms with a warning. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-/** `maxRetries` ceiling: past ten retries a call is waiting on an outage, not riding out a hiccup. */
-export const MAX_RETRIES_LIMIT = 10;
-/** Longest `idempotencyKey` accepted (a UUID is 36; room for a caller's own composite keys). */
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-/** Floor of `pollIntervalMs` / `maxPollIntervalMs`: a status poll more often than this is a busy loop. */
-export const MIN_POLL_INTERVAL_MS = 100;
+import { MAX_TIMER_MS } from './sleep.js';
+
+// Re-exported for the wait() options' checks of polling.ts.
+export { MAX_TIMER_MS };
 
 type Problem = string | undefined;
 
@@ -43,7 +40,7 @@ function describe(value: unknown): string {
 }
 
 /** An integer number of milliseconds in [min, MAX_TIMER_MS]. */
-export function millisecondsProblem(value: unknown, min = 1): Problem {
+function millisecondsProblem(value: unknown, min = 1): Problem {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_TIMER_MS) {
     return `must be an integer number of milliseconds from ${min} to ${MAX_TIMER_MS} (got ${describe(value)})`;
   }
@@ -57,7 +54,7 @@ function integerProblem(value: unknown, min: number, max: number): Problem {
   return undefined;
 }
 
-export function maxRetriesProblem(value: unknown): Problem {
+function maxRetriesProblem(value: unknown): Problem {
   return integerProblem(value, 0, MAX_RETRIES_LIMIT);
 }
 
@@ -66,7 +63,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Issues of a header map, one per bad header, each naming it under `option`. */
-export function headerIssues(value: unknown, option: string): ValidationIssue[] {
+function headerIssues(value: unknown, option: string): ValidationIssue[] {
   if (!isRecord(value)) return [{ path: option, message: `must be an object of header names to string values (got ${describe(value)})` }];
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
@@ -91,7 +88,7 @@ export function headerIssues(value: unknown, option: string): ValidationIssue[] 
   return issues;
 }
 
-export function idempotencyKeyProblem(value: unknown): Problem {
+function idempotencyKeyProblem(value: unknown): Problem {
   if (typeof value !== 'string') return `must be a string (got ${describe(value)})`;
   if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     return `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters long (got ${value.length})`;
@@ -102,7 +99,7 @@ export function idempotencyKeyProblem(value: unknown): Problem {
   return undefined;
 }
 
-export function signalProblem(value: unknown): Problem {
+function signalProblem(value: unknown): Problem {
   return value instanceof AbortSignal ? undefined : `must be an AbortSignal (got ${describe(value)})`;
 }
 
@@ -255,8 +252,6 @@ export function checkWaitOptions(options: unknown, context: string): void {
   if (issues.length) throw new RequestValidationError(issues, context);
 }
 
-/** How long `close()` lets calls already started run before cutting them. */
-export const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
 
 /** Checks `close()` options; throws RequestValidationError naming each bad option. */
 export function checkCloseOptions(options: unknown): void {

@@ -20,7 +20,7 @@ import type { ApiResult, RequestSpec, ResponseInfo } from './request.js';
 import { toValidationIssues } from './validate.js';
 
 /** The error class of an HTTP status (spec part 7). */
-export function errorForStatus(init: ApiErrorInit): ApiError {
+function errorForStatus(init: ApiErrorInit): ApiError {
   switch (init.status) {
     case 400:
       return new BadRequestError(init);

@@ -38,7 +38,7 @@ export function serializeQuery(query: Query | undefined): string {
  * X-RateLimit-* of a non-throttled answer (spec part 8 rule 2): each `1*DIGIT`; undefined
  * unless all three are present and well-formed, so a malformed trio teaches the limiter nothing.
  */
-export function parseRateLimit(headers: Record<string, string>): RateLimitInfo | undefined {
+function parseRateLimit(headers: Record<string, string>): RateLimitInfo | undefined {
   const raw = headers['x-ratelimit-limit'];
   if (raw === undefined) return undefined;
   const limit = parseDigits(raw);

@@ -70,7 +70,7 @@ function utc(year: number, month: number, day: number, hour: string, minute: str
  * anything else. A two-digit rfc850 year more than 50 years ahead of `nowMs` is taken as the
  * most recent past year with the same last two digits, as the RFC asks.
  */
-export function parseHttpDate(value: string, nowMs: number): number | undefined {
+function parseHttpDate(value: string, nowMs: number): number | undefined {
   let match = IMF_FIXDATE.exec(value);
   if (match) {
     return utc(Number(match[4]), MONTHS[match[3] as string] as number, Number(match[2]), match[5] as string, match[6] as string, match[7] as string);

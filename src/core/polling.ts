@@ -1,6 +1,7 @@
 import type { AsyncAcceptance } from '../schemas/common.js';
 import type { CompletedTransaction, Transaction } from '../schemas/transaction.js';
 import { MAX_TIMER_MS, checkWaitOptions } from './config.js';
+import { DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS } from './defaults.js';
 import { TransactionFailedError, TransactionTimeoutError } from './transaction-errors.js';
 
 /**
@@ -28,9 +29,6 @@ const unchanged: Redact = (value) => value;
 /** Fetches the transaction once; the signal aborts an in-flight poll. */
 export type TransactionFetcher<R> = (signal: AbortSignal) => Promise<Transaction<R>>;
 
-export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
-export const DEFAULT_POLL_INTERVAL_MS = 1_000;
-export const DEFAULT_MAX_POLL_INTERVAL_MS = 10_000;
 const BACKOFF_FACTOR = 1.5;
 /** Up to 20 % added at random, so that many waiting workers do not poll in lockstep. */
 const JITTER = 0.2;

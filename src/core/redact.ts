@@ -1,9 +1,9 @@
 import { ConfigurationError } from './errors.js';
 
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 
 /** How many replaced access tokens stay on the redaction list (see Scrubber.retire). */
-export const RETIRED_SECRETS_KEPT = 16;
+const RETIRED_SECRETS_KEPT = 16;
 
 /** Header names whose values are credentials. */
 const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
@@ -17,7 +17,7 @@ const mappedLoopback = /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/;
  * turns `0x7f.1` into `127.0.0.1` and `[0:0::1]` into `[::1]`. Names that merely start or end
  * like loopback (`localhost.example.com`, `127.0.0.1.nip.io`) go through DNS and are not loopback.
  */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
   if (host === 'localhost' || host === 'localhost.' || host === '[::1]' || host === '::1') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || mappedLoopback.test(host);

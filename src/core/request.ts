@@ -23,7 +23,7 @@ export interface RequestOptions {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type QueryValue = string | number | boolean | null | undefined;
+type QueryValue = string | number | boolean | null | undefined;
 export type Query = Record<string, QueryValue>;
 
 /** What one route of the API is: declared once per endpoint by a resource. */
@@ -116,7 +116,7 @@ export interface Transport {
 }
 
 /** Percent-encodes a path parameter as exactly one segment; `.` and `..` stay data, never navigation. */
-export function encodePathSegment(value: string | number): string {
+function encodePathSegment(value: string | number): string {
   const text = String(value);
   if (text === '.' || text === '..') return text.replace(/\./g, '%2E');
   return encodeURIComponent(text);
@@ -143,7 +143,7 @@ function compile(template: string): TemplatePart[] {
 }
 
 /** Fills `{name}` placeholders of a path template with encoded values. */
-export function buildPath(template: string, params: Record<string, string | number> = {}): string {
+function buildPath(template: string, params: Record<string, string | number> = {}): string {
   let out = '';
   for (const part of compile(template)) {
     if ('literal' in part) {

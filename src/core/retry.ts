@@ -1,8 +1,9 @@
 import pRetry from 'p-retry';
 import { ApiError, ConnectionError, DeliveryFailedError, RateLimitError, TimeoutError } from './errors.js';
 
-export const BACKOFF_BASE_MS = 500;
-export const BACKOFF_CAP_MS = 8_000;
+import { BACKOFF_BASE_MS, BACKOFF_CAP_MS } from './defaults.js';
+
+export { DEFAULT_MAX_SERVER_WAIT_MS } from './defaults.js';
 
 /**
  * Whether a failed attempt may be tried again (spec part 7, "Retry guidance").
@@ -23,18 +24,15 @@ export function isRetryable(error: unknown, retrySafe: boolean): boolean {
 }
 
 /** Exponential backoff with full jitter: uniform in [0, min(cap, base × 2^retry)). */
-export function backoffMs(retryIndex: number): number {
+function backoffMs(retryIndex: number): number {
   return Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retryIndex);
 }
-
-/** The default ceiling on a pause the server asks for (Retry-After, a rate-limit reset). */
-export const DEFAULT_MAX_SERVER_WAIT_MS = 60_000;
 
 /**
  * Jitter added on top of a Retry-After so that many calls throttled together do not all come
  * back in the same millisecond: uniform in [0, 100 ms + 10 % of the wait), at most 1 s.
  */
-export function retryAfterJitterMs(waitMs: number): number {
+function retryAfterJitterMs(waitMs: number): number {
   return Math.random() * Math.min(1000, 100 + waitMs / 10);
 }
 

@@ -1,7 +1,8 @@
 import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
-import { TokenManager } from './auth.js';
+import { TOKEN_PATH, TokenManager } from './auth.js';
 import { Call, type Pipeline } from './call.js';
-import { DEFAULT_CLOSE_TIMEOUT_MS, baseUrlPathProblem, checkClientOptions, checkCloseOptions } from './config.js';
+import { baseUrlPathProblem, checkClientOptions, checkCloseOptions } from './config.js';
+import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { LevelLogger } from './logger.js';
@@ -13,8 +14,6 @@ import { Scrubber, assertSecureBaseUrl } from './redact.js';
 import type { ApiResult, RequestOptions, RequestSpec, Transport } from './request.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, FetchWire, UndiciWire } from './wire.js';
 
-const TOKEN_PATH = '/api/v1.1/auth/token';
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 function fromEnv(name: string): string | undefined {
   return typeof process === 'undefined' ? undefined : process.env[name] || undefined;
@@ -178,8 +177,8 @@ export class HttpTransport implements Transport {
           scrubber.add(token);
         },
       ),
-      timeoutMs: options.timeoutMs ?? 30_000,
-      maxRetries: options.maxRetries ?? 2,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       validate: options.validateResponses !== 'off',
       baseHeaders: { 'user-agent': USER_AGENT, accept: 'application/json', ...lowerCaseHeaders(options.defaultHeaders) },
       logger: new LevelLogger(options.logger, options.logLevel),
@@ -243,8 +242,8 @@ export class HttpTransport implements Transport {
     const options = this.#options;
     const safe = {
       baseUrl: safeUrl(options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL')),
-      timeoutMs: options.timeoutMs ?? 30_000,
-      maxRetries: options.maxRetries ?? 2,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       rateLimit: options.rateLimit === false ? false : 'on',
       wire: options.fetch ? 'fetch' : 'undici',
       validateResponses: options.validateResponses ?? 'strict',

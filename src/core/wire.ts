@@ -53,12 +53,7 @@ export interface Wire {
   close(): Promise<void>;
 }
 
-/**
- * The default of `maxResponseBytes`: 8 MiB. The largest answers of the API are pages of 100
- * records, tens of kilobytes; this leaves two orders of magnitude of room while keeping a
- * hostile or broken server from filling the process's memory.
- */
-export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+export { DEFAULT_MAX_RESPONSE_BYTES } from './defaults.js';
 
 /** undici's code for an answer whose headers exceed its parser's limit (both transports). */
 const HEADERS_OVERFLOW = 'UND_ERR_HEADERS_OVERFLOW';

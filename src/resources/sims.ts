@@ -18,7 +18,7 @@ import { type Endpoint, Resource } from './endpoint.js';
  * Wire names of the SIM list's assigned-status filter and free-text search: not shown in the spec
  * (part 4), so chosen here, and only here.
  */
-export const SIM_LIST_QUERY_NAMES = {
+const SIM_LIST_QUERY_NAMES = {
   assignedStatus: 'assignedStatus',
   search: 'search',
 } as const;

@@ -35,12 +35,12 @@ export function requireBody(c: SandboxCtx, body: Record<string, unknown> | null,
   });
 }
 
-export type PageParse = { ok: true; page: number; pageSize: number } | { ok: false; validationErrors: string[] };
+type PageParse = { ok: true; page: number; pageSize: number } | { ok: false; validationErrors: string[] };
 
 const INTEGER = /^-?\d+$/;
 
 /** spec part 8: page >= 1, pageSize 1..100; defaults 1 and 20. */
-export function parsePagination(query: Record<string, string | undefined>, defaultPageSize = 20): PageParse {
+function parsePagination(query: Record<string, string | undefined>, defaultPageSize = 20): PageParse {
   const errors: string[] = [];
   const read = (name: string, fallback: number, min: number, max: number): number => {
     const raw = query[name];
@@ -60,7 +60,7 @@ export function parsePagination(query: Record<string, string | undefined>, defau
   return errors.length > 0 ? { ok: false, validationErrors: errors } : { ok: true, page, pageSize };
 }
 
-export function pageOf<T>(items: readonly T[], page: number, pageSize: number): { items: T[]; meta: PageMeta } {
+function pageOf<T>(items: readonly T[], page: number, pageSize: number): { items: T[]; meta: PageMeta } {
   const total = items.length;
   const start = (page - 1) * pageSize;
   return {

@@ -8,7 +8,7 @@ const WILDCARDS: ReadonlySet<string> = new Set(['0.0.0.0', '::', '[::]', '::0', 
 const PROBE_TIMEOUT_MS = 1_000;
 
 /** Loopback URLs to try for a listening address; the address's own URL when it is a concrete one. */
-export function candidateUrls(host: string, port: number, url: string): string[] {
+function candidateUrls(host: string, port: number, url: string): string[] {
   const name = host.toLowerCase();
   if (WILDCARDS.has(name) || name === 'localhost') return [`http://127.0.0.1:${port}`, `http://[::1]:${port}`];
   return [url];

@@ -10,14 +10,14 @@ import type { ResolvedSandboxOptions, SandboxAccount, SandboxCredentials } from 
 import type { SandboxRng } from './rng.js';
 import type { OperatorRecord, SandboxState, SimRecord, TransactionRecord } from './state/types.js';
 
-export type { SandboxClock } from './clock.js';
-export type { SandboxRng } from './rng.js';
+;
+;
 export type * from './state/types.js';
 
 /** Admin-tier keys may send SMS and submit port-ins; standard keys may not (spec part 5 rule 5). */
 export type KeyTier = 'admin' | 'standard';
 
-export interface SandboxVariables {
+interface SandboxVariables {
   /** Tier of the bearer token; null on open routes and /_sandbox/. */
   tier: KeyTier | null;
   /** The request-target's path exactly as received, percent-encoding intact. */

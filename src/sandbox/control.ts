@@ -24,7 +24,7 @@ export interface ControlDeps {
 }
 
 /** The longest single jump of the clock: a century. The clock also never passes 9999-12-31. */
-export const MAX_ADVANCE_MS = 100 * 365.25 * 86_400_000;
+const MAX_ADVANCE_MS = 100 * 365.25 * 86_400_000;
 
 export const timeControlSchema = closedObject({
   advanceMs: z.number().min(0).max(MAX_ADVANCE_MS).optional(),

@@ -50,7 +50,7 @@ export interface ResolvedFaults {
   seed: number;
 }
 
-export const DEFAULT_HANG_MS = 30_000;
+const DEFAULT_HANG_MS = 30_000;
 /** Same ceiling as a forced rule's `delayMs`. */
 export const MAX_HANG_MS = 600_000;
 
@@ -78,7 +78,7 @@ export interface SandboxLimits {
   maxIdempotencyKeys: number;
 }
 
-export const DEFAULT_LIMITS: Readonly<SandboxLimits> = {
+const DEFAULT_LIMITS: Readonly<SandboxLimits> = {
   maxBodyBytes: 1_048_576,
   maxJsonDepth: 64,
   idempotencyKeyTtlMs: 24 * 60 * 60 * 1000,
@@ -96,7 +96,7 @@ export interface SandboxAccount {
   customerMissing: boolean;
 }
 
-export const DEFAULT_ACCOUNT: Readonly<SandboxAccount> = { apiAccess: true, customerMissing: false };
+const DEFAULT_ACCOUNT: Readonly<SandboxAccount> = { apiAccess: true, customerMissing: false };
 
 export interface SandboxOptions {
   /** Same seed → same ICCIDs, numbers, members, plans, credentials. Default 42. */

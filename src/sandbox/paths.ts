@@ -1,27 +1,22 @@
 /** Matching raw request paths against the spec's route templates (`/api/v1.1/sims/{iccid}`). */
+import { hasPlaceholder, templateMatcher } from '../shared/route-template.js';
 
 const cache = new Map<string, RegExp>();
 
 /** Accepts `{name}` and `:name` placeholders; one placeholder matches one encoded segment. */
-export function templateRegex(template: string): RegExp {
+const SANDBOX_TEMPLATES = { colonParams: true, trailingSlash: true } as const;
+
+function templateRegex(template: string): RegExp {
   let re = cache.get(template);
   if (!re) {
-    const escaped = template
-      .split(/(\{[^}]+\}|:[A-Za-z_][A-Za-z0-9_]*)/)
-      .map((part, i) => (i % 2 === 1 ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
-      .join('');
-    re = new RegExp(`^${escaped}/?$`);
+    re = templateMatcher(template, SANDBOX_TEMPLATES);
     cache.set(template, re);
   }
   return re;
 }
 
-export function isTemplate(path: string): boolean {
-  return /\{[^}]+\}|\/:[A-Za-z_]/.test(path);
-}
-
 export function matchesPath(pattern: string, rawPath: string): boolean {
-  if (isTemplate(pattern)) return templateRegex(pattern).test(rawPath);
+  if (hasPlaceholder(pattern, SANDBOX_TEMPLATES)) return templateRegex(pattern).test(rawPath);
   return pattern === rawPath || safeDecode(pattern) === safeDecode(rawPath);
 }
 

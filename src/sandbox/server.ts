@@ -102,7 +102,7 @@ async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res
     method,
     headers: toHeaders(req),
     ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
-  } as RequestInit);
+  });
   // The raw request-target keeps %2E%2E segments that URL parsing would fold away. An
   // absolute-form target (`GET http://host/api/… HTTP/1.1`, which RFC 9112 section 3.2.2 says a
   // server must accept) is served by its path; its host is not ours to check on loopback.
@@ -172,7 +172,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       })();
       return closing;
     },
-  }) as SandboxHandle;
+  });
   Object.defineProperty(handle, 'fixtures', { get: () => sandbox.fixtures, enumerable: true });
   return handle;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { lazy } from './lazy.js';
 import { notShown, type OpenObject, openEnum, openObjectSchema, suggestedBody } from './common.js';
 
-export const PLAN_TYPES = ['FLAT_RATE', 'PAY_AS_YOU_GO'] as const;
+const PLAN_TYPES = ['FLAT_RATE', 'PAY_AS_YOU_GO'] as const;
 
 /** Plan (spec part 2). The inner shape of both pricing objects is not shown, so either may be any JSON value. */
 export const planSchema = lazy(() => z.looseObject({

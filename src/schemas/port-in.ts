@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { lazy } from './lazy.js';
 import { e164, type OpenObject, openEnum, openObjectSchema, paginationParams, suggestedBody, timestamp } from './common.js';
 
-export const PORT_IN_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
+const PORT_IN_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
 
 /** Port-in request (spec part 2). */
-export const portInSchema = lazy(() => z.looseObject({
+const portInSchema = lazy(() => z.looseObject({
   portInNumber: z.string(),
   status: openEnum(PORT_IN_STATUSES),
   iccid: z.string(),

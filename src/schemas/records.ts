@@ -6,7 +6,7 @@ import { type OpenObject, openObjectSchema, paginationParams } from './common.js
  * Records whose fields the spec does not show (user, order: spec part 2): objects whose every
  * field is kept as sent, whatever its JSON value.
  */
-export const userSchema = openObjectSchema;
+const userSchema = openObjectSchema;
 
 /** An end user (employee) record: its fields are not shown, every field kept as sent. */
 export interface User extends OpenObject {}

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { lazy } from './lazy.js';
 import { type OpenObject, openEnum, openObjectSchema, paginationParams, suggestedBody, timestamp } from './common.js';
 
-export const SIM_STATUSES = ['ACTIVE', 'INACTIVE', 'EXPIRED'] as const;
-export const SIM_ASSIGNED_STATUSES = ['ASSIGNED', 'UNASSIGNED'] as const;
+const SIM_STATUSES = ['ACTIVE', 'INACTIVE', 'EXPIRED'] as const;
+const SIM_ASSIGNED_STATUSES = ['ASSIGNED', 'UNASSIGNED'] as const;
 
 /** SIM (spec part 2). assignedTo, device and group are absent or null while unassigned. */
-export const simSchema = lazy(() => z.looseObject({
+const simSchema = lazy(() => z.looseObject({
   iccid: z.string(),
   phoneNumber: z.string(),
   status: openEnum(SIM_STATUSES),

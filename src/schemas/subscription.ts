@@ -3,12 +3,12 @@ import { lazy } from './lazy.js';
 import { openEnum, paginationParams, timestamp } from './common.js';
 
 /** Values of the list filter (spec part 3); default ACTIVE is widened server-side (rule 1). */
-export const SUBSCRIPTION_STATUS_FILTERS = ['ACTIVE', 'PENDING', 'SCHEDULED', 'CANCELLED'] as const;
+const SUBSCRIPTION_STATUS_FILTERS = ['ACTIVE', 'PENDING', 'SCHEDULED', 'CANCELLED'] as const;
 /** Values a subscription may carry in results: the filters plus CANCEL_SCHEDULED. */
-export const SUBSCRIPTION_STATUSES = [...SUBSCRIPTION_STATUS_FILTERS, 'CANCEL_SCHEDULED'] as const;
+const SUBSCRIPTION_STATUSES = [...SUBSCRIPTION_STATUS_FILTERS, 'CANCEL_SCHEDULED'] as const;
 
 /** Subscription list item (spec part 2). */
-export const subscriptionSchema = lazy(() => z.looseObject({
+const subscriptionSchema = lazy(() => z.looseObject({
   iccid: z.string(),
   productName: z.string(),
   status: openEnum(SUBSCRIPTION_STATUSES),

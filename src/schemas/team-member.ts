@@ -6,7 +6,7 @@ import { jsonValue, notShown, type OpenObject, openObjectSchema, paginationParam
  * Team member (spec part 2): an account admin, not an end user. `departments` appears only on
  * rows of Standard Admin members in the list; its shape is not shown, so any JSON value is kept.
  */
-export const teamMemberSchema = lazy(() => z.looseObject({
+const teamMemberSchema = lazy(() => z.looseObject({
   name: z.string(),
   email: z.string(),
   role: z.string(),

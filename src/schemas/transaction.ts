@@ -6,7 +6,7 @@ import { notShown, openEnum, timestamp } from './common.js';
  * Terminal statuses (spec part 3). Every other value, whatever its name, means "still pending":
  * the non-terminal statuses are not shown.
  */
-export const TRANSACTION_STATUSES = ['COMPLETED', 'FAILED'] as const;
+const TRANSACTION_STATUSES = ['COMPLETED', 'FAILED'] as const;
 
 /**
  * Transaction (spec part 2). Only the id and the status are required: which of the other fields

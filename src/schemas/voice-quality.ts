@@ -3,7 +3,7 @@ import { lazy } from './lazy.js';
 import { openEnum, paginationParamsSchema, timestamp } from './common.js';
 
 /** Voice quality webhook (spec part 2): id is `vqwh_` plus an opaque token. */
-export const voiceQualityWebhookSchema = lazy(() => z.looseObject({
+const voiceQualityWebhookSchema = lazy(() => z.looseObject({
   id: z.string(),
   url: z.string(),
   description: z.string().optional(),

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { lazy } from './lazy.js';
 import { jsonValue, type OpenObject, openEnum, openObjectSchema, paginationParams, timestamp } from './common.js';
 
-export const WEBHOOK_EVENT_TYPES = ['sms', 'voice', 'both'] as const;
-export const WEBHOOK_STATUSES = ['active', 'suspended'] as const;
-export const WEBHOOK_AUTHENTICATION_TYPES = ['basic', 'bearer', 'api_key', 'none'] as const;
-export const WEBHOOK_BACKOFF_STRATEGIES = ['fixed', 'linear', 'exponential'] as const;
-export const DELIVERY_STATUSES = ['PENDING', 'FAILED'] as const;
+const WEBHOOK_EVENT_TYPES = ['sms', 'voice', 'both'] as const;
+const WEBHOOK_STATUSES = ['active', 'suspended'] as const;
+const WEBHOOK_AUTHENTICATION_TYPES = ['basic', 'bearer', 'api_key', 'none'] as const;
+const WEBHOOK_BACKOFF_STRATEGIES = ['fixed', 'linear', 'exponential'] as const;
+const DELIVERY_STATUSES = ['PENDING', 'FAILED'] as const;
 
 /**
  * The credential the service presents to the partner URL (spec part 5 rule 8). Values come back
@@ -101,7 +101,7 @@ const streamUrl = lazy(() => z
   ));
 
 /** What a read answers in place of a credential (spec part 2); sent back, it would become the credential. */
-export const MASKED_CREDENTIAL = '***ENCRYPTED***';
+const MASKED_CREDENTIAL = '***ENCRYPTED***';
 
 const credential = lazy(() => z
   .string()

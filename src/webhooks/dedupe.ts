@@ -1,3 +1,4 @@
+import { DEFAULT_DEDUPE_TTL_MS } from '../core/defaults.js';
 import type { WebhookEvent } from './event-types.js';
 
 /**
@@ -85,7 +86,7 @@ export interface Deduplicator {
   release(event: WebhookEvent): Promise<void>;
 }
 
-export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
+export { DEFAULT_DEDUPE_TTL_MS };
 
 export function defaultDedupeKey(event: WebhookEvent): string | undefined {
   return event.type === 'voice.test.completed' ? event.id : undefined;

@@ -1,6 +1,6 @@
 /** spec part 4, registration rule 2: the voice stream is 8 kHz, 16-bit, mono PCM. */
 export const VOICE_SAMPLE_RATE = 8000;
-export const VOICE_BYTES_PER_SAMPLE = 2;
+const VOICE_BYTES_PER_SAMPLE = 2;
 
 /**
  * Turns a stream of binary frames into 16-bit little-endian samples. Frames need not hold a

@@ -1,3 +1,4 @@
+import { DEFAULT_TOLERANCE_SECONDS } from '../core/defaults.js';
 import { WebhookSignatureError } from '../core/errors.js';
 import {
   canonicalTimestamp,
@@ -48,7 +49,7 @@ export interface VerifiedSignature {
   timestamp: number;
 }
 
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+export { DEFAULT_TOLERANCE_SECONDS };
 
 function fail(reason: WebhookSignatureError['reason'], message: string): never {
   throw new WebhookSignatureError(reason, message);

@@ -33,7 +33,7 @@ function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13;
 }
 
-export function isDigits(value: string): boolean {
+function isDigits(value: string): boolean {
   if (value.length === 0 || value.length > 15) return false;
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
@@ -103,7 +103,7 @@ export function headerValue(signatureHeader: unknown, maxLength: number): string
   if (Array.isArray(signatureHeader) && signatureHeader.length > 0 && signatureHeader.every((item) => typeof item === 'string')) {
     // The joined length, computed before joining so that a huge list costs no copy.
     let length = signatureHeader.length - 1;
-    for (const item of signatureHeader as string[]) length += item.length;
+    for (const item of signatureHeader) length += item.length;
     if (length > maxLength) tooLong(maxLength);
     return headerValue(signatureHeader.join(','), maxLength);
   }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError, PartnerClient, RequestValidationError } from '../../src/index.js';
-import type { ClientOptions, RequestOptions } from '../../src/index.js';
+import type { RequestOptions } from '../../src/index.js';
 import { ok, tokenAnswer } from '../helpers/server.js';
 import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
 
@@ -10,7 +10,7 @@ const PING = 'GET /api/v1.1/ping';
 /** Builds a client with one option set to a value its type forbids, as a JavaScript caller could. */
 function construct(option: string, value: unknown): unknown {
   try {
-    const client = new PartnerClient({ baseUrl: t.server.url, key: KEY, secret: SECRET, [option]: value } as ClientOptions);
+    const client = new PartnerClient({ baseUrl: t.server.url, key: KEY, secret: SECRET, [option]: value });
     void client.close();
     return undefined;
   } catch (error) {

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { DeliveryFailedError, type RequestOptions } from '../../src/index.js';
 import { type SandboxRun, rawCall } from './sandbox.js';
 
-export type Context = Record<string, string>;
+type Context = Record<string, string>;
 
 export interface Row {
   name: string;

@@ -4,7 +4,6 @@ import {
   PartnerClient,
   RequestValidationError,
   ResponseValidationError,
-  type Transaction,
   TransactionFailedError,
   TransactionTimeoutError,
 } from '../../src/index.js';

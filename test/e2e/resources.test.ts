@@ -89,6 +89,7 @@ describe('team, groups, messaging', () => {
 
   it('simGroups.retrieve encodes unicode and keeps names case-sensitive', async () => {
     const { client, sandbox } = run();
+    // eslint-disable-next-line no-control-regex -- the class is "outside ASCII", NUL included on purpose
     const unicode = sandbox.fixtures.simGroupNames.find((group) => /[^\x00-\x7f]/.test(group)) as string;
     expect(unicode).toBeDefined();
     await expect(client.simGroups.retrieve(unicode)).resolves.toMatchObject({ name: unicode });

@@ -12,7 +12,7 @@ export interface SeenRequest {
   body: unknown;
 }
 
-export interface Answer {
+interface Answer {
   status?: number;
   body: unknown;
   delayMs?: number;

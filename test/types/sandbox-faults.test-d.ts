@@ -17,6 +17,7 @@ describe('SandboxFaults', () => {
       seed: 7,
     };
     expectTypeOf(faults).toExtend<SandboxOptions['faults']>();
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an empty faults object is the case under test
     expectTypeOf<{}>().toExtend<SandboxFaults>();
     // @ts-expect-error rates are numbers
     const wrong: SandboxFaults = { hangRate: '0.1' };

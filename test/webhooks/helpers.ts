@@ -11,8 +11,9 @@ export interface Loopback {
 }
 
 /** Serves a listener on 127.0.0.1 at a free port. */
-export async function listen(listener: RequestListener | ((req: IncomingMessage, res: ServerResponse) => unknown)): Promise<Loopback> {
-  const server = createServer(listener as RequestListener);
+export async function listen(listener: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<Loopback> {
+  // A listener may be async (the SDK's node handler is); its promise is its own to settle.
+  const server = createServer((req, res) => void listener(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -6,7 +6,7 @@ import type { DeliveryRecord } from '../webhooks/delivery-log.js';
 import type { WebhookDomain } from '../webhooks/domain.js';
 import { hubOf } from './hub.js';
 
-export interface AttemptView {
+interface AttemptView {
   attempt: number;
   /** Sandbox time the answer (or its absence) was recorded. */
   at: string;

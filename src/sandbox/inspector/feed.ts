@@ -7,17 +7,17 @@
 export type FeedTopic = 'requests' | 'deliveries' | 'transactions';
 
 /** How often dirty items are sent, in real milliseconds. */
-export const FEED_FLUSH_MS = 100;
+const FEED_FLUSH_MS = 100;
 /** Dirty items held between two flushes; past it the batch says `resync` and the page reloads its snapshot. */
-export const FEED_MAX_DIRTY = 1000;
+const FEED_MAX_DIRTY = 1000;
 /** Bytes queued for one watcher that does not read; past it the stream is ended (EventSource reconnects). */
 export const FEED_MAX_QUEUED_BYTES = 1024 * 1024;
 /** Pages watching at once; one more is refused, so watchers cannot grow without bound. */
 export const FEED_MAX_WATCHERS = 16;
 /** A comment line keeps idle connections open through proxies and tells a dead client apart. */
-export const FEED_HEARTBEAT_MS = 15_000;
+const FEED_HEARTBEAT_MS = 15_000;
 
-export interface FeedBatch {
+interface FeedBatch {
   requests: unknown[];
   deliveries: unknown[];
   transactions: unknown[];

@@ -11,7 +11,7 @@ import { INSPECTOR_CSP, INSPECTOR_HTML } from './page.js';
 import { transactionView } from './transactions.js';
 
 /** Items of each list in the page's snapshot, newest first. */
-export const SNAPSHOT_ITEMS = 200;
+const SNAPSHOT_ITEMS = 200;
 
 export interface InspectorDeps {
   log: RequestLog;
@@ -20,7 +20,7 @@ export interface InspectorDeps {
 }
 
 /** The row of a request in the page's list; details (headers, bodies) come from /_sandbox/requests/:id. */
-export function requestSummary(entry: LoggedRequestSummary): Record<string, unknown> {
+function requestSummary(entry: LoggedRequestSummary): Record<string, unknown> {
   return {
     id: entry.id,
     method: entry.method,

@@ -2,7 +2,7 @@
 import type { TransactionRecord } from '../state/types.js';
 import { redactBody } from '../middleware/request-log.js';
 
-export interface TimelineStep {
+interface TimelineStep {
   status: string;
   at: string;
 }

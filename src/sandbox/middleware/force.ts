@@ -37,14 +37,14 @@ export const forceRuleSchema = z.object({
 export type ForceRule = z.infer<typeof forceRuleSchema> & { id: string; remaining: number };
 
 /** How many times the route of one tagged write answered 2xx, i.e. applied it. */
-export interface CommittedWrite {
+interface CommittedWrite {
   /** `METHOD /raw/path` of the first commit. */
   route: string;
   count: number;
 }
 
 /** The request header that tags a write for the commit journal; a client sends the same value on every retry. */
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 /** Tags remembered at most, so a long-running sandbox cannot grow without bound. */
 const MAX_JOURNAL_ENTRIES = 100_000;
 /** POSTs that change nothing on the account: the credential exchange and the eligibility check. */
@@ -225,7 +225,7 @@ export function createForceRegistry(ctx: SandboxContext): ForceRegistry {
     if (!doomed.has(c.req.raw)) return;
     // Hono merges the previous answer's headers into a new one, which an error Response cannot
     // take; clearing it first makes the reset replace the answer outright.
-    c.res = undefined as unknown as Response;
+    c.res = undefined;
     c.res = Response.error();
   };
 

@@ -13,12 +13,12 @@ const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorizatio
 const REDACTED_BODY_FIELDS = new Set(['secret', 'key', 'signingSecret', 'password', 'token', 'username', 'access_token']);
 /** A webhook registration's `authentication` holds the partner's receiver credential (spec part 5 rule 8). */
 const AUTH_MEMBERS_SHOWN = new Set(['type', 'headerName']);
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 /**
  * Depth to which a body is copied into the log. Deeper members are replaced whole: the copy stays
  * bounded in stack and size whatever the nesting, and nothing deeper can carry an unmasked secret.
  */
-export const LOG_BODY_MAX_DEPTH = 32;
+const LOG_BODY_MAX_DEPTH = 32;
 const TOO_DEEP = `[REDACTED: nested deeper than ${LOG_BODY_MAX_DEPTH} levels]`;
 
 /** A masked copy of a parsed JSON value; recursion is bounded by LOG_BODY_MAX_DEPTH. */
@@ -50,7 +50,7 @@ export const REQUEST_LOG_CAPACITY = 2000;
 /** Bytes of a request or answer body kept per entry; a larger body is logged as a size note. */
 export const LOG_BODY_LIMIT_BYTES = 16 * 1024;
 
-export interface LoggedRateLimit {
+interface LoggedRateLimit {
   /** The limiter window the answer reports: 'account' or an endpoint key such as 'POST /api/v1.1/sms'. */
   window: string | null;
   limit: number | null;
@@ -90,7 +90,7 @@ export interface LoggedRequest {
 }
 
 /** What the log needs to see of a forced rule. */
-export interface ForcedRuleView {
+interface ForcedRuleView {
   id: string;
   status?: number | undefined;
   delayMs?: number | undefined;
@@ -98,7 +98,7 @@ export interface ForcedRuleView {
   remaining: number;
 }
 
-export interface RequestLogTally {
+interface RequestLogTally {
   /** Requests logged since the last clear, including those the ring buffer has dropped. */
   total: number;
   rateLimited: number;

@@ -2,7 +2,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyTier } from '../context.js';
 
-export interface IssuedToken {
+interface IssuedToken {
   accessToken: string;
   tier: KeyTier;
   expiresAtMs: number;

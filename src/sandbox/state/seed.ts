@@ -20,7 +20,7 @@ import { PLANS } from './plans.js';
 const DAY_MS = 86_400_000;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export const OPERATORS: readonly OperatorRecord[] = [
+const OPERATORS: readonly OperatorRecord[] = [
   { name: 'Telstra', networks: ['Telstra 4G', 'Telstra 5G'], outboundSms: true, inboundSms: true },
   { name: 'Optus', networks: ['Optus 4G', 'Optus 5G'], outboundSms: true, inboundSms: true },
   { name: 'Vodafone', networks: ['Vodafone 4G'], outboundSms: false, inboundSms: true },

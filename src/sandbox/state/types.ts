@@ -1,11 +1,11 @@
 /** In-memory records of the sandbox account. Wire shapes are built from these by the routes. */
 
 export type SimStatus = 'ACTIVE' | 'INACTIVE' | 'EXPIRED';
-export type AssignedStatus = 'ASSIGNED' | 'UNASSIGNED';
+type AssignedStatus = 'ASSIGNED' | 'UNASSIGNED';
 export type SubscriptionStatus = 'ACTIVE' | 'PENDING' | 'SCHEDULED' | 'CANCELLED' | 'CANCEL_SCHEDULED';
 export type PortInStatus = 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
-export type TransactionStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
-export type PlanType = 'FLAT_RATE' | 'PAY_AS_YOU_GO';
+type TransactionStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+type PlanType = 'FLAT_RATE' | 'PAY_AS_YOU_GO';
 
 /** A mobile operator and its networks; webhook registrations are keyed by operator + network. */
 export interface OperatorRecord {
@@ -17,12 +17,12 @@ export interface OperatorRecord {
   inboundSms: boolean;
 }
 
-export interface Person {
+interface Person {
   email: string;
   name: string;
 }
 
-export interface DeviceRef {
+interface DeviceRef {
   imei: string;
   model: string;
 }
@@ -82,7 +82,7 @@ export interface PlanRecord {
   pricingConfigured: boolean;
 }
 
-export interface PortInRecord {
+interface PortInRecord {
   portInNumber: string;
   status: PortInStatus;
   iccid: string;
@@ -98,7 +98,7 @@ export interface TeamMemberRecord {
   departments?: string[];
 }
 
-export interface SimGroupRecord {
+interface SimGroupRecord {
   name: string;
   spendLimit: number;
   dataQuota: number;
@@ -106,7 +106,7 @@ export interface SimGroupRecord {
   dataUnit: string;
 }
 
-export interface UserGroupRecord {
+interface UserGroupRecord {
   name: string;
   description: string;
   status: 'ACTIVE' | 'DELETED';
@@ -127,7 +127,7 @@ export interface EndUserRecord {
   createdAt: string;
 }
 
-export interface CreditRecord {
+interface CreditRecord {
   currency: string;
   amount: number;
 }

@@ -15,7 +15,7 @@ export interface SmsEventBody {
   receivedAt: string;
 }
 
-export type VoiceEventKind = 'incoming' | 'completed' | 'missed';
+type VoiceEventKind = 'incoming' | 'completed' | 'missed';
 
 export interface VoiceEventBody {
   event: 'voice.call';

@@ -71,7 +71,7 @@ function randomNumber(domain: WebhookDomain): string {
 export type SmsEventInput = z.input<typeof smsEventControlSchema>;
 export type VoiceEventInput = z.input<typeof voiceEventControlSchema>;
 
-export interface EventDelivery {
+interface EventDelivery {
   deliveryId: string;
   webhookId: string;
   target: WebhookUrlName;

@@ -20,7 +20,7 @@ function urlWithScheme(schemes: readonly string[]) {
 
 const httpUrl = urlWithScheme(['http', 'https']);
 
-export const webhookUrlsSchema = closedObject({
+const webhookUrlsSchema = closedObject({
   messageUrl: httpUrl.optional(),
   callbackMessageUrl: httpUrl.optional(),
   voiceUrl: httpUrl.optional(),
@@ -45,7 +45,7 @@ const credential = (name: string) =>
  * `token` for bearer; basic takes `username` + `password`, api_key takes `key` and an optional
  * `headerName` (default X-API-Key).
  */
-export const authenticationSchema = z.discriminatedUnion('type', [
+const authenticationSchema = z.discriminatedUnion('type', [
   closedObject({ type: z.literal('none') }, 'authentication.'),
   closedObject({ type: z.literal('bearer'), token: credential('authentication.token') }, 'authentication.'),
   closedObject(
@@ -68,10 +68,10 @@ export const authenticationSchema = z.discriminatedUnion('type', [
 
 export type Authentication = z.infer<typeof authenticationSchema>;
 
-export const eventTypeSchema = z.enum(['sms', 'voice', 'both'], { error: 'eventType must be one of sms, voice, both' });
+const eventTypeSchema = z.enum(['sms', 'voice', 'both'], { error: 'eventType must be one of sms, voice, both' });
 export type RegistrationEventType = z.infer<typeof eventTypeSchema>;
 
-export const registrationStatusSchema = z.enum(['active', 'suspended'], {
+const registrationStatusSchema = z.enum(['active', 'suspended'], {
   error: 'status must be one of active, suspended',
 });
 export type RegistrationStatus = z.infer<typeof registrationStatusSchema>;
@@ -112,9 +112,6 @@ export const updateRegistrationSchema = closedObject({
   retryPolicy: retryPolicyInputSchema.optional(),
   status: registrationStatusSchema.optional(),
 });
-
-export type CreateRegistrationBody = z.infer<typeof createRegistrationSchema>;
-export type UpdateRegistrationBody = z.infer<typeof updateRegistrationSchema>;
 
 /** Zod issues as the strings of details.validationErrors (spec part 7 rule 2). */
 export function validationErrors(error: z.ZodError): string[] {

@@ -27,7 +27,7 @@ export const MASKED = '***ENCRYPTED***';
 export const SUSPEND_AFTER_FAILURES = 10;
 
 /** Credential values masked, type and header name kept (spec part 2). */
-export function maskAuthentication(auth: Authentication): Record<string, string> {
+function maskAuthentication(auth: Authentication): Record<string, string> {
   switch (auth.type) {
     case 'none':
       return { type: 'none' };
@@ -40,7 +40,7 @@ export function maskAuthentication(auth: Authentication): Record<string, string>
   }
 }
 
-export const DEFAULT_API_KEY_HEADER = 'X-API-Key';
+const DEFAULT_API_KEY_HEADER = 'X-API-Key';
 
 /** Headers carrying the registration's credential to the partner URL (spec part 5 rule 8). */
 export function credentialHeaders(auth: Authentication): Record<string, string> {

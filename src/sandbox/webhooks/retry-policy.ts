@@ -18,7 +18,7 @@ export const retryPolicyInputSchema = closedObject({
 export type RetryPolicyInput = z.infer<typeof retryPolicyInputSchema>;
 export type RetryPolicy = Required<RetryPolicyInput>;
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 3,
   backoffStrategy: 'exponential',
   initialDelaySeconds: 5,
@@ -39,7 +39,7 @@ export function resolveRetryPolicy(input: RetryPolicyInput = {}, base: RetryPoli
  * Delay before retry number `retry` (1 for the first retry): fixed waits the initial delay each
  * time, linear `initial × n`, exponential `initial × 2^(n-1)`; all capped at maxDelaySeconds.
  */
-export function retryDelaySeconds(policy: RetryPolicy, retry: number): number {
+function retryDelaySeconds(policy: RetryPolicy, retry: number): number {
   const initial = policy.initialDelaySeconds;
   let delay: number;
   switch (policy.backoffStrategy) {

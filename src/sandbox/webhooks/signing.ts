@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
  * `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the secret.
  * Implemented here rather than borrowed from the SDK: the sandbox follows the spec, not the client.
  */
-export function signatureHeader(rawBody: string, secret: string, timestampSeconds: number): string {
+function signatureHeader(rawBody: string, secret: string, timestampSeconds: number): string {
   const v1 = createHmac('sha256', secret).update(`${timestampSeconds}.${rawBody}`, 'utf8').digest('hex');
   return `t=${timestampSeconds},v1=${v1}`;
 }

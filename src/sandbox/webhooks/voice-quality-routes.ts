@@ -5,7 +5,7 @@ import { controlJson, parseControlBody } from '../control-body.js';
 import { closedObject } from '../closed-object.js';
 import { voiceQualityWebhookToWire, type VoiceQuality, type VoiceTestCompletedBody } from './voice-quality.js';
 
-export const addVoiceQualityWebhookSchema = closedObject({
+const addVoiceQualityWebhookSchema = closedObject({
   url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http or https URL' }),
   description: z.string().optional(),
 });

@@ -16,7 +16,7 @@ export interface VoiceQualityWebhook {
   signingSecret: string;
 }
 
-export type VoiceQualityDeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+type VoiceQualityDeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 
 /** What the control API shows of one voice.test.completed delivery, for tests and demos. */
 export interface VoiceQualityDelivery {

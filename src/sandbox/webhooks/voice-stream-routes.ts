@@ -7,7 +7,7 @@ import { controlJson, parseControlBody } from '../control-body.js';
 import { closedObject } from '../closed-object.js';
 import { SAMPLE_RATE, FRAME_MS, streamCall, type StreamHandshake } from './voice-stream.js';
 
-export const voiceStreamControlSchema = closedObject({
+const voiceStreamControlSchema = closedObject({
   operator: z.string().min(1),
   network: z.string().min(1),
   from: z.string().regex(E164, 'must be an E.164 number').optional(),

@@ -6,7 +6,7 @@ import type { Scheduler } from './scheduler.js';
 /** spec part 4 registration rule 2: 8 kHz, 16-bit little-endian, mono PCM. */
 export const SAMPLE_RATE = 8000;
 export const FRAME_MS = 20;
-export const SAMPLES_PER_FRAME = (SAMPLE_RATE * FRAME_MS) / 1000;
+const SAMPLES_PER_FRAME = (SAMPLE_RATE * FRAME_MS) / 1000;
 const AMPLITUDE = 0.5 * 32767;
 
 /** The first frame of every stream; the spec does not show it (part 6), this shape is the sandbox's. */
@@ -44,12 +44,12 @@ export interface StreamOptions {
 }
 
 /** http(s) URLs are dialled as ws(s) (spec part 2: voiceStreamUrl is always a WebSocket). */
-export function toWebSocketUrl(url: string): string {
+function toWebSocketUrl(url: string): string {
   return url.replace(/^http(s?):/i, 'ws$1:');
 }
 
 /** One frame of a continuous sine tone starting at sample `offset`. */
-export function toneFrame(toneHz: number, offset: number, samples: number): Buffer {
+function toneFrame(toneHz: number, offset: number, samples: number): Buffer {
   const frame = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i++) {
     const value = Math.round(AMPLITUDE * Math.sin((2 * Math.PI * toneHz * (offset + i)) / SAMPLE_RATE));

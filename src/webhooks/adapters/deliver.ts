@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_BODY_BYTES } from '../../core/defaults.js';
 import { WebhookSignatureError } from '../../core/errors.js';
 import type { Deduplicator } from '../dedupe.js';
 import type { WebhookEvent } from '../event-types.js';
@@ -37,7 +38,7 @@ export interface DeliveryAnswer {
   body: Readonly<Record<string, unknown>>;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export { DEFAULT_MAX_BODY_BYTES };
 
 export const answers = {
   received: { status: 200, body: { received: true } },

@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constructEvent } from '../events.js';
 import { answers, checkHandlerOptions, deliver, DEFAULT_MAX_BODY_BYTES, type DeliveryAnswer, type WebhookHandlerOptions } from './deliver.js';
 
-export class BodyTooLargeError extends Error {
+class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError';
 }
 
 /** Collects a Node request body up to `maxBytes`, refusing early on a too-large Content-Length. */
-export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) {

@@ -211,7 +211,7 @@ describe('the live feed', () => {
       await again.body?.cancel();
       return again.status;
     }).toBe(200);
-    await Promise.all(pages.slice(1).map((page) => page.body?.cancel()));
+    await Promise.all(pages.slice(1).map(async (page) => page.body?.cancel()));
   });
 
   it('answers 404 to Redeliver of an unknown delivery', async () => {

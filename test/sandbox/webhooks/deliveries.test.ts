@@ -98,7 +98,7 @@ describe('inbound event deliveries', () => {
     expect(headers['content-type']).toBe('application/json');
     expect(headers.authorization).toBe('Bearer receiver-token');
     expect(headers['x-service-signature']).toBe(
-      `t=${headers['x-service-timestamp']},v1=${(headers['x-service-signature'] as string).split('v1=')[1]}`,
+      `t=${headers['x-service-timestamp'] as string},v1=${(headers['x-service-signature'] as string).split('v1=')[1]}`,
     );
     expect(signatureMatches(request!.rawBody, headers['x-service-signature'], signingSecret)).toBe(true);
     expect(signatureMatches(`${request!.rawBody} `, headers['x-service-signature'], signingSecret)).toBe(false);

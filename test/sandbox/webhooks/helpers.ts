@@ -16,7 +16,7 @@ export function useHarness(options: StartSandboxOptions = {}): Harness {
   return useSandbox({ timeScale: 1e-6, tokenTtlSeconds: 1e9, ...options }, { resetEach: true });
 }
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   rawBody: string;

@@ -1,0 +1,74 @@
+// ESLint flat config: typescript-eslint's type-checked recommended rules over the whole tree.
+// Each rule turned off or tuned below says why; everything else runs as recommended.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  // Build output and test artifacts, including the benchmark's own build of the package.
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.snapshot/**', 'test-artifacts/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // A leading underscore marks a binding left unused on purpose (a parameter that keeps a
+      // signature, a property taken out of a rest spread).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+      // Records are declared `interface Sim extends z.infer<typeof schema> {}` so that editors and
+      // declaration files show the name rather than the expanded object type; an interface
+      // extending exactly one type is that idiom, anything emptier is still refused.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
+      // A promise rejects with what was caught (`unknown`) or with an abort signal's `reason`
+      // (`any`, as the DOM types it), passed on unchanged so callers see the original error;
+      // literals and other non-errors are still refused.
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingUnknown: true, allowThrowingAny: true },
+      ],
+      // `async` on a function that implements a promise-returning interface (a dedupe store, an
+      // async iterator's `return`) makes every throw a rejection, which is the point; it does not
+      // need an `await` to be right.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      // Tests read JSON answers and raw wire bodies as they arrive (`any` from `res.json()`,
+      // `JSON.parse`), precisely to check the shape without trusting the SDK's own types; parsing
+      // each through a schema first would test the schema instead of the wire.
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // Some tests feed deliberately ill-typed input (`as any`) to check the runtime refusal.
+      '@typescript-eslint/no-explicit-any': 'off',
+      // Type tests and fixtures name methods without calling them (`expectTypeOf(client.x.list)`,
+      // `const { counters } = sandbox`); nothing is invoked with a lost `this`.
+      '@typescript-eslint/unbound-method': 'off',
+      // Fetch stubs print the `RequestInfo` they are given; the SDK always passes a string or URL,
+      // so `String(input)` is the URL (a test would fail on "[object Request]").
+      '@typescript-eslint/no-base-to-string': 'off',
+    },
+  },
+  {
+    // Plain JavaScript (this config, the .ci and bench CommonJS helpers) is outside the
+    // TypeScript project and runs in Node.
+    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);
