@@ -26,10 +26,7 @@ export default tseslint.config(
       // A promise rejects with what was caught (`unknown`) or with an abort signal's `reason`
       // (`any`, as the DOM types it), passed on unchanged so callers see the original error;
       // literals and other non-errors are still refused.
-      '@typescript-eslint/prefer-promise-reject-errors': [
-        'error',
-        { allowThrowingUnknown: true, allowThrowingAny: true },
-      ],
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true, allowThrowingAny: true }],
       // `async` on a function that implements a promise-returning interface (a dedupe store, an
       // async iterator's `return`) makes every throw a rejection, which is the point; it does not
       // need an `await` to be right.

@@ -35,10 +35,25 @@ async function profileFigure(name: string, quick: boolean): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `bench-profile-${name}-`));
   const server = await startServer<{ api: string; paged: string }>(['api', quick ? '2000' : '100000', '3', '100']);
   try {
-    const config: FigureConfig = { quick, apiUrl: server.info.api, pagedUrl: server.info.paged, pageLatencyMs: 3, paginationTotal: quick ? 2_000 : 100_000 };
+    const config: FigureConfig = {
+      quick,
+      apiUrl: server.info.api,
+      pagedUrl: server.info.paged,
+      pageLatencyMs: 3,
+      paginationTotal: quick ? 2_000 : 100_000,
+    };
     const result = spawnSync(
       process.execPath,
-      ['--expose-gc', '--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', path.join(ROOT, 'bench/lib/child-entry.ts'), name, JSON.stringify(config)],
+      [
+        '--expose-gc',
+        '--cpu-prof',
+        `--cpu-prof-dir=${dir}`,
+        '--import',
+        'tsx',
+        path.join(ROOT, 'bench/lib/child-entry.ts'),
+        name,
+        JSON.stringify(config),
+      ],
       { cwd: ROOT, encoding: 'utf8' },
     );
     if (result.status !== 0) throw new Error(`figure failed: ${result.stderr}`);

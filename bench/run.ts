@@ -33,7 +33,10 @@ const FIGURES: Figure[] = [
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const noBuild = args.includes('--no-build');
-const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const out =
   args.find((arg) => arg.startsWith('--out='))?.slice('--out='.length) ??
   (quick ? path.join(os.tmpdir(), 'mobile-partner-sdk-bench-quick.json') : path.join(ROOT, 'bench/results.json'));
@@ -76,11 +79,7 @@ function chooseBuild(): { dir: string; note: string } {
   if (process.env.BENCH_DIST_DIR) return { dir: path.resolve(process.env.BENCH_DIST_DIR), note: 'BENCH_DIST_DIR given, not rebuilt' };
   const fallback = (): string => (mtimeOf(path.join(SNAPSHOT_DIR, 'index.js')) > 0 ? SNAPSHOT_DIR : path.join(ROOT, 'dist'));
   if (noBuild) return { dir: fallback(), note: '--no-build: not rebuilt' };
-  const sources = Math.max(
-    newestMtime(path.join(ROOT, 'src')),
-    mtimeOf(path.join(ROOT, 'package.json')),
-    mtimeOf(path.join(ROOT, 'tsup.config.ts')),
-  );
+  const sources = Math.max(newestMtime(path.join(ROOT, 'src')), mtimeOf(path.join(ROOT, 'package.json')), mtimeOf(path.join(ROOT, 'tsup.config.ts')));
   if (mtimeOf(path.join(SNAPSHOT_DIR, 'index.js')) >= sources) return { dir: SNAPSHOT_DIR, note: 'snapshot newer than src/' };
   process.stderr.write(`building the package into ${path.relative(ROOT, SNAPSHOT_DIR)} (tsup, no .d.ts) ...\n`);
   const result = spawnSync(path.join(ROOT, 'node_modules/.bin/tsup'), ['--out-dir', SNAPSHOT_DIR, '--no-dts'], { cwd: ROOT, encoding: 'utf8' });
@@ -155,7 +154,9 @@ async function main(): Promise<void> {
   if (notes.length > 0) process.stdout.write(`\nnotes:\n${notes.join('\n')}\n`);
   const unmet = rows.filter((row) => row.met === false).length;
   const skipped = rows.filter((row) => row.skipped).length;
-  process.stdout.write(`\n${unmet} goal(s) not met, ${skipped} row(s) not available; JSON written to ${out.startsWith(ROOT) ? path.relative(ROOT, out) : out}\n`);
+  process.stdout.write(
+    `\n${unmet} goal(s) not met, ${skipped} row(s) not available; JSON written to ${out.startsWith(ROOT) ? path.relative(ROOT, out) : out}\n`,
+  );
   writeFileSync(
     out,
     `${JSON.stringify({ mode: quick ? 'quick' : 'full', startedAt, finishedAt, machine, build, sources: header.slice(2), rows }, null, 2)}\n`,

@@ -30,9 +30,7 @@ function jsonHeaders(length: number): Record<string, string | number> {
 
 function createApiServer({ total, pageLatencyMs }: ApiServerOptions): { server: http.Server; warm(pageSize: number): void } {
   const pages = new Map<string, Buffer>();
-  const unauthorized = Buffer.from(
-    JSON.stringify({ success: false, error: { code: 'UNAUTHORIZED', message: 'Missing or invalid token' } }),
-  );
+  const unauthorized = Buffer.from(JSON.stringify({ success: false, error: { code: 'UNAUTHORIZED', message: 'Missing or invalid token' } }));
   const notFound = Buffer.from(JSON.stringify({ success: false, error: { code: 'NOT_FOUND', message: 'No such route' } }));
   let windowStart = Date.now();
   let used = 0;

@@ -34,7 +34,11 @@ try {
       if (sim.status === 'ACTIVE' && activeSims.length < 25) activeSims.push(sim);
     }
   }
-  line(`${total} SIMs in ${pages} pages: ${Object.entries(byStatus).map(([status, count]) => `${count} ${status}`).join(', ')}; ${esims} eSIMs`);
+  line(
+    `${total} SIMs in ${pages} pages: ${Object.entries(byStatus)
+      .map(([status, count]) => `${count} ${status}`)
+      .join(', ')}; ${esims} eSIMs`,
+  );
 
   step("Look up a line's subscription");
   for (const sim of activeSims) {

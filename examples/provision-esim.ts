@@ -30,7 +30,8 @@ await run(async ({ client }) => {
     }
   } catch (error) {
     if (error instanceof TransactionFailedError) console.log(`Provisioning failed: ${error.errorCode} (${error.error})`);
-    else if (error instanceof TransactionTimeoutError) console.log(`Still running after ${error.timeoutMs} ms; resume later with client.transactions.wait('${handle.transactionId}')`);
+    else if (error instanceof TransactionTimeoutError)
+      console.log(`Still running after ${error.timeoutMs} ms; resume later with client.transactions.wait('${handle.transactionId}')`);
     else throw error;
   }
 });

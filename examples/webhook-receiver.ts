@@ -15,13 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PartnerClient } from '../src/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
-import {
-  createDeduplicator,
-  createNodeHandler,
-  VoiceStreamReceiver,
-  writeWav,
-  type WebhookEvent,
-} from '../src/webhooks/index.js';
+import { createDeduplicator, createNodeHandler, VoiceStreamReceiver, writeWav, type WebhookEvent } from '../src/webhooks/index.js';
 import { mask } from './lib/connect.js';
 
 const sandbox = await startSandbox({ port: 0 });
@@ -101,7 +95,9 @@ try {
   console.log(`The sandbox says it sent ${String((await streamed)['samplesSent'])} samples`);
 
   for await (const delivery of client.webhooks.deliveries.list({ webhookId: registration.id })) {
-    console.log(`  delivery ${delivery.deliveryId} ${delivery.eventType}: ${delivery.status} ${delivery.responseCode} after ${delivery.attempt} attempt(s)`);
+    console.log(
+      `  delivery ${delivery.deliveryId} ${delivery.eventType}: ${delivery.status} ${delivery.responseCode} after ${delivery.attempt} attempt(s)`,
+    );
   }
 } finally {
   await voice.close();

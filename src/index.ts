@@ -73,13 +73,7 @@ export { verifySignatureAsync } from './webhooks/verify-async.js';
 export { signPayload } from './webhooks/sign.js';
 export { constructEvent } from './webhooks/events.js';
 export { constructEventAsync } from './webhooks/events-async.js';
-export type {
-  AsyncWebhookSecretSource,
-  VerifyOptions,
-  VerifiedSignature,
-  WebhookSecret,
-  WebhookSecretSource,
-} from './webhooks/signature-check.js';
+export type { AsyncWebhookSecretSource, VerifyOptions, VerifiedSignature, WebhookSecret, WebhookSecretSource } from './webhooks/signature-check.js';
 export type { SignOptions } from './webhooks/sign.js';
 export type { ConstructEventOptions } from './webhooks/event-body.js';
 export type {

@@ -108,7 +108,11 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
         try {
           pkgTimes.push(await loadTime(system, [pkg.specifier]));
         } catch (error) {
-          problem = `${pkg.label} fails (${String((error as { stderr?: string }).stderr ?? error).trim().split('\n')[0]})`;
+          problem = `${pkg.label} fails (${
+            String((error as { stderr?: string }).stderr ?? error)
+              .trim()
+              .split('\n')[0]
+          })`;
         }
       }
     }

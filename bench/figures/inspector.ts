@@ -186,7 +186,7 @@ async function throughput(config: FigureConfig): Promise<Row[]> {
         met: ratio >= 0.9,
         note:
           `ratio = median over ${rounds} rounds of the ratio within each round. While open, the feed sent ` +
-          `${(streamed.batches / (streamed.ms / 1000)).toFixed(1)} batches/s, ${((streamed.bytes / (streamed.ms / 1000)) / 1024).toFixed(0)} KiB/s.${cpuNote}`,
+          `${(streamed.batches / (streamed.ms / 1000)).toFixed(1)} batches/s, ${(streamed.bytes / (streamed.ms / 1000) / 1024).toFixed(0)} KiB/s.${cpuNote}`,
       },
     ];
   } finally {
@@ -254,7 +254,9 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
   try {
     rows.push(...(await throughput(config)));
   } catch (error) {
-    rows.push(skippedRow('inspector.throughput', '8a. sandbox throughput, inspector open vs closed', '≥ 0.9', (error as Error).message.slice(0, 200)));
+    rows.push(
+      skippedRow('inspector.throughput', '8a. sandbox throughput, inspector open vs closed', '≥ 0.9', (error as Error).message.slice(0, 200)),
+    );
   }
   try {
     rows.push(...(await memory(config)));

@@ -113,8 +113,16 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
   if (!passes.client?.length) {
     const reason = problem ?? 'client not measured';
     return [
-      skippedRow('pagination.time', `${figure}, wall time`, '≤ 0.8', reason, { value: sequentialMs, unit: 'ms', label: 'sequential raw undici loop' }),
-      skippedRow('pagination.heap', `${figure}, peak heap growth`, '< 32 MB', reason, { value: sequentialHeap, unit: 'MB', label: 'sequential raw undici loop' }),
+      skippedRow('pagination.time', `${figure}, wall time`, '≤ 0.8', reason, {
+        value: sequentialMs,
+        unit: 'ms',
+        label: 'sequential raw undici loop',
+      }),
+      skippedRow('pagination.heap', `${figure}, peak heap growth`, '< 32 MB', reason, {
+        value: sequentialHeap,
+        unit: 'MB',
+        label: 'sequential raw undici loop',
+      }),
     ];
   }
   const clientMs = median(passes.client.map((pass) => pass.wallMs));

@@ -30,8 +30,23 @@ function wrap(target, name, label) {
 }
 
 const FS_CALLS = [
-  'readFileSync', 'readFile', 'openSync', 'open', 'readdirSync', 'readdir', 'statSync', 'stat', 'lstatSync',
-  'existsSync', 'accessSync', 'access', 'createReadStream', 'createWriteStream', 'writeFileSync', 'writeFile', 'watch',
+  'readFileSync',
+  'readFile',
+  'openSync',
+  'open',
+  'readdirSync',
+  'readdir',
+  'statSync',
+  'stat',
+  'lstatSync',
+  'existsSync',
+  'accessSync',
+  'access',
+  'createReadStream',
+  'createWriteStream',
+  'writeFileSync',
+  'writeFile',
+  'watch',
 ];
 for (const name of FS_CALLS) wrap(fs, name, `fs.${name}`);
 for (const name of ['readFile', 'open', 'readdir', 'stat', 'access', 'writeFile']) wrap(fs.promises, name, `fs.promises.${name}`);

@@ -30,10 +30,7 @@ export async function callsPerSecond(fn: () => Promise<unknown>, concurrency: nu
 }
 
 /** Wall time and CPU time (user + system) per call of `count` sequential calls, in µs. */
-export async function timeSequential(
-  fn: () => Promise<unknown>,
-  count: number,
-): Promise<{ wallMicrosPerCall: number; cpuMicrosPerCall: number }> {
+export async function timeSequential(fn: () => Promise<unknown>, count: number): Promise<{ wallMicrosPerCall: number; cpuMicrosPerCall: number }> {
   const cpuBefore = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < count; i++) await fn();

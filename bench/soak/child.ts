@@ -18,8 +18,7 @@ export interface ChildInput {
 }
 
 export type ChildLine =
-  | ({ type: 'outcome' } & Outcome)
-  | { type: 'done'; unhandledRejections: number; warnings: Record<string, number>; elapsedMs: number };
+  ({ type: 'outcome' } & Outcome) | { type: 'done'; unhandledRejections: number; warnings: Record<string, number>; elapsedMs: number };
 
 let unhandledRejections = 0;
 // Counted, not fatal: the run goes on so the count covers all of it.

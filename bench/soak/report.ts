@@ -144,7 +144,14 @@ export function summarise(evidence: SoakEvidence): SoakReport {
       withoutMayHaveSucceeded += 1;
       if (unflaggedAppliedExamples.length < 20) {
         const { result, status, code } = outcome;
-        unflaggedAppliedExamples.push({ id: op.id, kind: op.kind, keying: op.keying, result, ...(status === undefined ? {} : { status }), ...(code === undefined ? {} : { code }) });
+        unflaggedAppliedExamples.push({
+          id: op.id,
+          kind: op.kind,
+          keying: op.keying,
+          result,
+          ...(status === undefined ? {} : { status }),
+          ...(code === undefined ? {} : { code }),
+        });
       }
     }
     // Its own request committed, so this 409 is the in-flight replay, not a state conflict.
@@ -249,23 +256,37 @@ export function formatReport(report: SoakReport): string {
   return [
     `${fmt(report.operations)} operations, ${fmt(report.successes)} succeeded, ${fmt(report.failures.total)} failed ` +
       `(mayHaveSucceeded true ${m.true}, false ${m.false}, absent ${m.absent}), ${fmt(report.elapsedMs)} ms`,
-    `${fmt(report.requests)} requests, ${(report.faultShare * 100).toFixed(1)} % faulted: ${Object.entries(report.faultsInjected).map(([k, v]) => `${k.slice('faults.'.length)} ${v}`).join(', ')}`,
+    `${fmt(report.requests)} requests, ${(report.faultShare * 100).toFixed(1)} % faulted: ${Object.entries(report.faultsInjected)
+      .map(([k, v]) => `${k.slice('faults.'.length)} ${v}`)
+      .join(', ')}`,
     '',
     table(['operation (keying)', 'ops', 'ok', 'failed', 'applied 0 / 1 / 2+'], kinds),
     '',
     table(['failure class', 'count'], failures.length > 0 ? failures : [['—', '0']]),
     '',
-    `process warnings: ${Object.entries(report.warnings).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
+    `process warnings: ${
+      Object.entries(report.warnings)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none'
+    }`,
     '',
     `writes: ${fmt(report.writes.operations)}; applied 0: ${report.writes.applied['0']}, 1: ${report.writes.applied['1']}, ` +
       `2+: ${report.writes.applied['2+']}; applied but failed: ${report.writes.appliedButFailed.total} ` +
-      `(${Object.entries(report.writes.appliedButFailed.byClass).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}); ` +
+      `(${
+        Object.entries(report.writes.appliedButFailed.byClass)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ') || 'none'
+      }); ` +
       `failed write calls: mayHaveSucceeded and applied ${report.writes.failedCalls.flagged.applied}, ` +
       `mayHaveSucceeded but not applied ${report.writes.failedCalls.flagged.notApplied}, ` +
       `not flagged but applied ${report.writes.failedCalls.unflagged.applied}, ` +
       `not flagged and not applied ${report.writes.failedCalls.unflagged.notApplied}; ` +
       `applied, then wait() failed: ${report.writes.appliedThenWaitFailed.total} ` +
-      `(${Object.entries(report.writes.appliedThenWaitFailed.byClass).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'})`,
+      `(${
+        Object.entries(report.writes.appliedThenWaitFailed.byClass)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ') || 'none'
+      })`,
     '',
     table(['goal', 'value', 'target', 'met', 'kind'], goals),
   ].join('\n');

@@ -67,7 +67,6 @@ export function sandboxOptions(config: SoakConfig): StartSandboxOptions {
   };
 }
 
-
 export function clientOptions(config: SoakConfig, sandbox: { url: string; key: string; secret: string }): ClientOptions {
   const endpoints: Record<string, WindowLimit> = {};
   // spec part 8's per-endpoint limits as the client knows them, over the sandbox's scaled window.
@@ -94,7 +93,10 @@ export function soakInputs(sandbox: SandboxHandle): SoakInputs {
     .filter((d) => d.assignedTo === null)
     .map((d, i) => ({ imei: d.imei, email: users[i % users.length] as string }));
   return {
-    phoneNumbers: rest.filter((s) => smsOperators.has(s.operator)).slice(0, 50).map((s) => s.phoneNumber),
+    phoneNumbers: rest
+      .filter((s) => smsOperators.has(s.operator))
+      .slice(0, 50)
+      .map((s) => s.phoneNumber),
     cancellableIccids: cancellable.filter((iccid) => !renewIccids.includes(iccid)),
     iccids: rest.slice(0, 200).map((s) => s.iccid),
     renewIccids,

@@ -5,7 +5,6 @@ import { raceAbort } from './sleep.js';
 /** The token exchange's path (spec part 5): the one declaration the transport and `client.auth` both use. */
 export const TOKEN_PATH = '/api/v1.1/auth/token';
 
-
 /** `expires_at` (spec part 2): an ISO 8601 instant with a date and a time. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
@@ -39,10 +38,7 @@ export class TokenManager {
   #inflight: Promise<string> | undefined;
 
   /** `onToken` lets the transport keep its redaction list in step with the live token. */
-  constructor(
-    exchange: () => Promise<TokenResponse>,
-    onToken: (token: string | undefined, previous: string | undefined) => void = () => {},
-  ) {
+  constructor(exchange: () => Promise<TokenResponse>, onToken: (token: string | undefined, previous: string | undefined) => void = () => {}) {
     this.#exchange = exchange;
     this.#onToken = onToken;
   }

@@ -24,7 +24,6 @@ import { urlParsingAltersPath } from './validate.js';
 import type { Admission } from './window-gate.js';
 import { AttemptSignal, type Wire, type WireResponse, toConnectionError } from './wire.js';
 
-
 /** What every call of one client shares; built once, on the first call. */
 export interface Pipeline {
   origin: string;
@@ -59,7 +58,6 @@ function serializeBody(body: unknown, route: string): string {
 function onAttemptTimeout(call: Call<unknown>): void {
   call.timeOut();
 }
-
 
 /**
  * spec part 7, 409 row: "idempotent replay while the original call is in flight". Only a retry
@@ -151,8 +149,7 @@ export class Call<T> implements Admission {
       headers['content-type'] = 'application/json';
     }
     const callerKey = options?.idempotencyKey;
-    const idempotencyKey =
-      callerKey ?? (spec.idempotent || spec.generateIdempotencyKey ? globalThis.crypto.randomUUID() : undefined);
+    const idempotencyKey = callerKey ?? (spec.idempotent || spec.generateIdempotencyKey ? globalThis.crypto.randomUUID() : undefined);
     // One key for the whole call: every retry and the 401 replay (spec part 8 rule 4).
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     this.#headers = headers;
@@ -205,10 +202,9 @@ export class Call<T> implements Admission {
   cut(why: string): void {
     if (this.#closed) return;
     const inFlight = this.#controller !== undefined;
-    this.#closed = new ClientClosedError(
-      `${this.#spec.route}: ${why} ${inFlight ? 'while its request was in flight' : 'before the call finished'}`,
-      { requestNotSent: this.#sends === 0 },
-    );
+    this.#closed = new ClientClosedError(`${this.#spec.route}: ${why} ${inFlight ? 'while its request was in flight' : 'before the call finished'}`, {
+      requestNotSent: this.#sends === 0,
+    });
     this.#controller?.abort();
   }
 

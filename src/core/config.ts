@@ -76,7 +76,8 @@ function headerIssues(value: unknown, option: string): ValidationIssue[] {
     else if (TRANSPORT_HEADERS.has(lower)) issues.push({ path, message: 'is set by the transport and cannot be given' });
     else if (lower === 'idempotency-key') issues.push({ path, message: 'is set by the client: pass the idempotencyKey option of the call instead' });
     // The value itself is never quoted: a header may carry a credential.
-    else if (typeof item !== 'string') issues.push({ path, message: `must be a string (got a value of type ${item === null ? 'null' : typeof item})` });
+    else if (typeof item !== 'string')
+      issues.push({ path, message: `must be a string (got a value of type ${item === null ? 'null' : typeof item})` });
     else if (!FIELD_VALUE.test(item)) {
       issues.push({
         path,
@@ -117,7 +118,9 @@ function credentialProblem(value: unknown): Problem {
 }
 
 function oneOfProblem(value: unknown, allowed: ReadonlySet<string>): Problem {
-  return typeof value === 'string' && allowed.has(value) ? undefined : `must be one of ${[...allowed].map((item) => `'${item}'`).join(', ')} (got ${describe(value)})`;
+  return typeof value === 'string' && allowed.has(value)
+    ? undefined
+    : `must be one of ${[...allowed].map((item) => `'${item}'`).join(', ')} (got ${describe(value)})`;
 }
 
 /** A base URL path that already names the API's versions: every route adds its own (spec part 1). */
@@ -238,7 +241,8 @@ export function checkRequestOptions(options: object, context: string): void {
 /** Checks `wait()` options before the first poll; throws RequestValidationError naming each bad option. */
 export function checkWaitOptions(options: unknown, context: string): void {
   if (options === undefined) return;
-  if (!isRecord(options)) throw new RequestValidationError([{ path: '', message: `wait options must be an object (got ${describe(options)})` }], context);
+  if (!isRecord(options))
+    throw new RequestValidationError([{ path: '', message: `wait options must be an object (got ${describe(options)})` }], context);
   const issues: ValidationIssue[] = [];
   const add = (path: string, message: Problem): void => {
     if (message) issues.push({ path, message });
@@ -252,11 +256,11 @@ export function checkWaitOptions(options: unknown, context: string): void {
   if (issues.length) throw new RequestValidationError(issues, context);
 }
 
-
 /** Checks `close()` options; throws RequestValidationError naming each bad option. */
 export function checkCloseOptions(options: unknown): void {
   if (options === undefined) return;
-  if (!isRecord(options)) throw new RequestValidationError([{ path: '', message: `close options must be an object (got ${describe(options)})` }], 'close');
+  if (!isRecord(options))
+    throw new RequestValidationError([{ path: '', message: `close options must be an object (got ${describe(options)})` }], 'close');
   const { timeoutMs } = options;
   const problem = timeoutMs === undefined ? undefined : millisecondsProblem(timeoutMs);
   if (problem) throw new RequestValidationError([{ path: 'timeoutMs', message: problem }], 'close');

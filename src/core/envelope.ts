@@ -70,13 +70,7 @@ function invalid(status: number, headers: Record<string, string>, route: string,
   return status >= 400 ? errorForStatus(init) : new InvalidResponseError(init);
 }
 
-function apiError(
-  status: number,
-  body: Record<string, unknown>,
-  headers: Record<string, string>,
-  route: string,
-  scrubber: Scrubber,
-): ApiError {
+function apiError(status: number, body: Record<string, unknown>, headers: Record<string, string>, route: string, scrubber: Scrubber): ApiError {
   const error = body['error'];
   if (!isRecord(error) || typeof error['code'] !== 'string') {
     return invalid(status, headers, route, `HTTP ${status} without an error envelope`, scrubber);
@@ -97,13 +91,7 @@ function apiError(
  * Turns one HTTP answer into the typed result, or throws the typed error (spec parts 1 and 7).
  * The body is parsed once and validated once; nothing here throws a SyntaxError.
  */
-export function unwrap<T>(
-  body: string,
-  info: ResponseInfo,
-  spec: RequestSpec<T>,
-  validate: boolean,
-  scrubber: Scrubber,
-): ApiResult<T> {
+export function unwrap<T>(body: string, info: ResponseInfo, spec: RequestSpec<T>, validate: boolean, scrubber: Scrubber): ApiResult<T> {
   const { status, headers } = info;
   if (body === '' && status < 400) {
     if (status !== 204) throw invalid(status, headers, spec.route, `HTTP ${status} with an empty body`, scrubber);

@@ -2,8 +2,7 @@ import type { Query, RateLimitInfo, ResponseInfo } from './request.js';
 import { parseDigits, parseRetryAfter } from './http-grammar.js';
 import { VERSION } from './version.js';
 
-const runtime =
-  typeof process !== 'undefined' && typeof process.version === 'string' ? `node/${process.version}` : 'js';
+const runtime = typeof process !== 'undefined' && typeof process.version === 'string' ? `node/${process.version}` : 'js';
 
 export const USER_AGENT = `mobile-partner-sdk/${VERSION} ${runtime}`;
 

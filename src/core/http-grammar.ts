@@ -38,7 +38,18 @@ export function parseDigits(value: string | undefined): number | undefined {
 }
 
 const MONTHS: Readonly<Record<string, number>> = {
-  Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11,
+  Jan: 0,
+  Feb: 1,
+  Mar: 2,
+  Apr: 3,
+  May: 4,
+  Jun: 5,
+  Jul: 6,
+  Aug: 7,
+  Sep: 8,
+  Oct: 9,
+  Nov: 10,
+  Dec: 11,
 };
 const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const DAY_LONG = '(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
@@ -84,7 +95,14 @@ function parseHttpDate(value: string, nowMs: number): number | undefined {
   }
   match = ASCTIME_DATE.exec(value);
   if (match) {
-    return utc(Number(match[7]), MONTHS[match[2] as string] as number, Number(trimOws(match[3] as string)), match[4] as string, match[5] as string, match[6] as string);
+    return utc(
+      Number(match[7]),
+      MONTHS[match[2] as string] as number,
+      Number(trimOws(match[3] as string)),
+      match[4] as string,
+      match[5] as string,
+      match[6] as string,
+    );
   }
   return undefined;
 }

@@ -14,7 +14,6 @@ import { Scrubber, assertSecureBaseUrl } from './redact.js';
 import type { ApiResult, RequestOptions, RequestSpec, Transport } from './request.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, FetchWire, UndiciWire } from './wire.js';
 
-
 function fromEnv(name: string): string | undefined {
   return typeof process === 'undefined' ? undefined : process.env[name] || undefined;
 }
@@ -161,8 +160,7 @@ export class HttpTransport implements Transport {
     const maxServerWaitMs = options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS;
     const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const scrubber = (this.#scrubber ??= new Scrubber());
-    const limiter: RateLimiter | undefined =
-      options.rateLimit === false ? undefined : new LocalRateLimiter(options.rateLimit, maxServerWaitMs);
+    const limiter: RateLimiter | undefined = options.rateLimit === false ? undefined : new LocalRateLimiter(options.rateLimit, maxServerWaitMs);
     const pipeline: Pipeline = {
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
@@ -213,9 +211,7 @@ export class HttpTransport implements Transport {
     this.#secret ??= fromEnv('PARTNER_API_SECRET');
     if (!this.#key || !this.#secret) {
       return Promise.reject(
-        new ConfigurationError(
-          'key and secret are required: pass them to the client or set PARTNER_API_KEY and PARTNER_API_SECRET',
-        ),
+        new ConfigurationError('key and secret are required: pass them to the client or set PARTNER_API_KEY and PARTNER_API_SECRET'),
       );
     }
     pipeline.scrubber.add(this.#key);

@@ -10,8 +10,7 @@ export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): Validat
 }
 
 /** "is required" reads better than "expected string, received undefined" for an absent field. */
-const inputErrors: z.core.$ZodErrorMap = (issue) =>
-  issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined;
+const inputErrors: z.core.$ZodErrorMap = (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined);
 
 /** Parses a caller's input, or throws RequestValidationError before anything is sent. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, context: string, prefix = ''): z.output<S> {
@@ -128,7 +127,10 @@ export function checkRawRequestFields(fields: Record<string, unknown>, context: 
   if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query))) {
     (issues ??= []).push({ path: 'query', message: 'must be an object of parameter names to values' });
   }
-  if (schema !== undefined && (typeof schema !== 'object' || schema === null || typeof (schema as { safeParse?: unknown }).safeParse !== 'function')) {
+  if (
+    schema !== undefined &&
+    (typeof schema !== 'object' || schema === null || typeof (schema as { safeParse?: unknown }).safeParse !== 'function')
+  ) {
     (issues ??= []).push({ path: 'schema', message: 'must be a zod schema' });
   }
   if (issues) throw new RequestValidationError(issues, context);

@@ -318,7 +318,9 @@ export class FetchWire implements Wire {
     // followed the redirect despite 'manual' is refused too, its answer unread.
     if (isRedirect(status) || response.type === 'opaqueredirect' || response.redirected) {
       response.body?.cancel().catch(ignore);
-      const target = response.redirected ? redirectTarget(response.url, request.origin) : redirectTarget(headers['location'], request.origin + request.path);
+      const target = response.redirected
+        ? redirectTarget(response.url, request.origin)
+        : redirectTarget(headers['location'], request.origin + request.path);
       throw new RedirectError(isRedirect(status) ? status : 0, target);
     }
     // Content-Length is 1*DIGIT (RFC 9110 8.6); a malformed one is left to the byte count.
@@ -334,15 +336,7 @@ export class FetchWire implements Wire {
 }
 
 /** Error codes proving the request never left this machine, so even a non-idempotent write may be retried. */
-const notSentCodes = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 
 function errorCode(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && depth < 5; depth++) {

@@ -9,7 +9,9 @@ import { asyncOperation } from './transactions.js';
 const retrieveCreditBalance: Endpoint<CreditBalance> = {
   method: 'GET',
   path: '/api/v1.1/credit-balance',
-  get schema() { return creditBalanceSchema(); },
+  get schema() {
+    return creditBalanceSchema();
+  },
 };
 
 /** Answers 201 (not 202) with the transaction to poll (spec part 1 rule 7); the result is not shown. */

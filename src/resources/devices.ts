@@ -1,18 +1,17 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
-import {
-  type DeviceAssignment,
-  type DeviceAssignParams,
-  deviceAssignmentSchema,
-  deviceAssignParamsSchema,
-} from '../schemas/device.js';
+import { type DeviceAssignment, type DeviceAssignParams, deviceAssignmentSchema, deviceAssignParamsSchema } from '../schemas/device.js';
 import { type Endpoint, Resource } from './endpoint.js';
 
 const assignDevice: Endpoint<DeviceAssignment> = {
   method: 'POST',
   path: '/api/v1.1/devices/{imei}/assign',
-  get schema() { return deviceAssignmentSchema(); },
-  get body() { return deviceAssignParamsSchema(); },
+  get schema() {
+    return deviceAssignmentSchema();
+  },
+  get body() {
+    return deviceAssignParamsSchema();
+  },
   idempotent: true,
 };
 

@@ -15,7 +15,9 @@ import { asyncOperation } from './transactions.js';
 const retrieveQr: Endpoint<EsimActivation> = {
   method: 'GET',
   path: '/api/v1.1/esim/{iccid}/qr',
-  get schema() { return esimActivationSchema(); },
+  get schema() {
+    return esimActivationSchema();
+  },
 };
 
 const provisioning = asyncOperation({ path: '/api/v1.1/esim', body: esimProvisionParamsSchema }, esimProvisioningResultSchema);

@@ -6,7 +6,9 @@ import { type Endpoint, Resource } from './endpoint.js';
 const retrieveOrder: Endpoint<Order> = {
   method: 'GET',
   path: '/api/v1.1/orders/{id}',
-  get schema() { return orderSchema(); },
+  get schema() {
+    return orderSchema();
+  },
 };
 
 export class Orders extends Resource {

@@ -2,28 +2,27 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { TransactionHandle } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
 import { notShown } from '../schemas/common.js';
-import {
-  type Plan,
-  type PlanPurchase,
-  type PlanPurchaseParams,
-  planPurchaseParamsSchema,
-  planPurchaseSchema,
-  planSchema,
-} from '../schemas/plan.js';
+import { type Plan, type PlanPurchase, type PlanPurchaseParams, planPurchaseParamsSchema, planPurchaseSchema, planSchema } from '../schemas/plan.js';
 import { type Endpoint, Resource } from './endpoint.js';
 import { asyncOperation } from './transactions.js';
 
 const retrievePlan: Endpoint<Plan> = {
   method: 'GET',
   path: '/api/v1.1/plans/{planId}',
-  get schema() { return planSchema(); },
+  get schema() {
+    return planSchema();
+  },
 };
 
 const purchasePlan: Endpoint<PlanPurchase> = {
   method: 'POST',
   path: '/api/v1.1/plans/purchase',
-  get schema() { return planPurchaseSchema(); },
-  get body() { return planPurchaseParamsSchema(); },
+  get schema() {
+    return planPurchaseSchema();
+  },
+  get body() {
+    return planPurchaseParamsSchema();
+  },
 };
 
 /** The v3 purchase's result is not shown: an open object. */

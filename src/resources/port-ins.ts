@@ -21,15 +21,23 @@ import { asyncOperation } from './transactions.js';
 const listPortIns: Endpoint<PortIn[]> = {
   method: 'GET',
   path: '/api/v1.1/port-ins',
-  get schema() { return portInListSchema(); },
-  get query() { return portInListParamsSchema(); },
+  get schema() {
+    return portInListSchema();
+  },
+  get query() {
+    return portInListParamsSchema();
+  },
 };
 
 const checkEligibility: Endpoint<PortInEligibility> = {
   method: 'POST',
   path: '/api/v1.1/port-in/eligibility',
-  get schema() { return portInEligibilitySchema(); },
-  get body() { return portInEligibilityParamsSchema(); },
+  get schema() {
+    return portInEligibilitySchema();
+  },
+  get body() {
+    return portInEligibilityParamsSchema();
+  },
   auth: false,
 };
 

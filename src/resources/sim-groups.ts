@@ -6,7 +6,9 @@ import { type Endpoint, Resource } from './endpoint.js';
 const retrieveSimGroup: Endpoint<SimGroup> = {
   method: 'GET',
   path: '/api/v1.1/sim-groups/{name}',
-  get schema() { return simGroupSchema(); },
+  get schema() {
+    return simGroupSchema();
+  },
 };
 
 export class SimGroups extends Resource {

@@ -26,22 +26,32 @@ const SIM_LIST_QUERY_NAMES = {
 const listSims: Endpoint<Sim[]> = {
   method: 'GET',
   path: '/api/v1.1/sims',
-  get schema() { return simListSchema(); },
-  get query() { return simListParamsSchema(); },
+  get schema() {
+    return simListSchema();
+  },
+  get query() {
+    return simListParamsSchema();
+  },
   queryNames: SIM_LIST_QUERY_NAMES,
 };
 
 const retrieveSubscription: Endpoint<SubscriptionDetail> = {
   method: 'GET',
   path: '/api/v1.1/sims/{iccid}/subscription',
-  get schema() { return subscriptionDetailSchema(); },
+  get schema() {
+    return subscriptionDetailSchema();
+  },
 };
 
 const renewNumber: Endpoint<RenewNumberResult> = {
   method: 'POST',
   path: '/api/v1.1/sims/{iccid}/renew-number',
-  get schema() { return renewNumberResultSchema(); },
-  get body() { return renewNumberParamsSchema(); },
+  get schema() {
+    return renewNumberResultSchema();
+  },
+  get body() {
+    return renewNumberParamsSchema();
+  },
 };
 
 export class Sims extends Resource {

@@ -6,8 +6,12 @@ import { type Endpoint, Resource } from './endpoint.js';
 const sendSms: Endpoint<SmsSendResult> = {
   method: 'POST',
   path: '/api/v1.1/sms',
-  get schema() { return smsSendResultSchema(); },
-  get body() { return smsSendParamsSchema(); },
+  get schema() {
+    return smsSendResultSchema();
+  },
+  get body() {
+    return smsSendParamsSchema();
+  },
   idempotent: true,
 };
 

@@ -14,14 +14,20 @@ import { type Endpoint, Resource } from './endpoint.js';
 const listSubscriptions: Endpoint<Subscription[]> = {
   method: 'GET',
   path: '/api/v1.1/subscriptions',
-  get schema() { return subscriptionListSchema(); },
-  get query() { return subscriptionListParamsSchema(); },
+  get schema() {
+    return subscriptionListSchema();
+  },
+  get query() {
+    return subscriptionListParamsSchema();
+  },
 };
 
 const cancelSubscription: Endpoint<SubscriptionCancellation> = {
   method: 'POST',
   path: '/api/v1.1/subscriptions/{iccid}/cancel',
-  get schema() { return subscriptionCancellationSchema(); },
+  get schema() {
+    return subscriptionCancellationSchema();
+  },
   idempotent: true,
 };
 

@@ -18,21 +18,31 @@ import { type Endpoint, Resource } from './endpoint.js';
 const listTeamMembers: Endpoint<TeamMember[]> = {
   method: 'GET',
   path: '/api/v1.1/team-members',
-  get schema() { return teamMemberListSchema(); },
-  get query() { return teamMemberListParamsSchema(); },
+  get schema() {
+    return teamMemberListSchema();
+  },
+  get query() {
+    return teamMemberListParamsSchema();
+  },
 };
 
 const retrieveTeamMember: Endpoint<TeamMemberDetail> = {
   method: 'GET',
   path: '/api/v1.1/team-members/{email}',
-  get schema() { return teamMemberDetailSchema(); },
+  get schema() {
+    return teamMemberDetailSchema();
+  },
 };
 
 const createTeamMember: Endpoint<TeamMemberCreated> = {
   method: 'POST',
   path: '/api/v1.1/team-members',
-  get schema() { return teamMemberCreatedSchema(); },
-  get body() { return teamMemberCreateParamsSchema(); },
+  get schema() {
+    return teamMemberCreatedSchema();
+  },
+  get body() {
+    return teamMemberCreateParamsSchema();
+  },
 };
 
 /** Account admins (not end users: see `users`). */

@@ -3,12 +3,7 @@ import { checkPathParams } from '../core/validate.js';
 import { type WaitOptions, waitForTransaction } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
 import type { z } from 'zod';
-import {
-  type CompletedTransaction,
-  type Transaction,
-  transactionSchema,
-  transactionSchemaWithResult,
-} from '../schemas/transaction.js';
+import { type CompletedTransaction, type Transaction, transactionSchema, transactionSchemaWithResult } from '../schemas/transaction.js';
 import { lazy } from '../schemas/lazy.js';
 import { type AsyncAcceptance, asyncAcceptanceSchema } from '../schemas/common.js';
 import { type AsyncOperation, type Endpoint, Resource, routeKey, transactionFetcher } from './endpoint.js';
@@ -17,7 +12,9 @@ import { type AsyncOperation, type Endpoint, Resource, routeKey, transactionFetc
 const retrieveTransaction: Endpoint<Transaction> = {
   method: 'GET',
   path: '/api/v3/transactions/{transactionId}',
-  get schema() { return transactionSchema(); },
+  get schema() {
+    return transactionSchema();
+  },
   auth: false,
 };
 
@@ -41,7 +38,9 @@ export function asyncOperation<R>(declaration: AcceptDeclaration, result: () => 
     method: 'POST',
     path,
     generateIdempotencyKey: true,
-    get schema() { return asyncAcceptanceSchema(); },
+    get schema() {
+      return asyncAcceptanceSchema();
+    },
   };
   if (body) Object.defineProperty(accept, 'body', { get: body, enumerable: true });
   if (envelope !== undefined) accept.envelope = envelope;
@@ -52,7 +51,9 @@ export function asyncOperation<R>(declaration: AcceptDeclaration, result: () => 
       method: retrieveTransaction.method,
       path: retrieveTransaction.path,
       auth: false,
-      get schema() { return pollSchema(); },
+      get schema() {
+        return pollSchema();
+      },
     },
   };
 }
@@ -74,11 +75,8 @@ export class Transactions extends Resource {
       return Promise.reject(error);
     }
     const transport = this.transport;
-    return waitForTransaction(
-      transactionId,
-      transactionFetcher(transport, retrieveTransaction, transactionId),
-      options,
-      (value) => transport.redact(value),
+    return waitForTransaction(transactionId, transactionFetcher(transport, retrieveTransaction, transactionId), options, (value) =>
+      transport.redact(value),
     );
   }
 }

@@ -6,7 +6,9 @@ import { type Endpoint, Resource } from './endpoint.js';
 const deleteUserGroup: Endpoint<UserGroupDeletion> = {
   method: 'DELETE',
   path: '/api/v1.1/user-groups/{name}',
-  get schema() { return userGroupDeletionSchema(); },
+  get schema() {
+    return userGroupDeletionSchema();
+  },
   idempotent: true,
 };
 

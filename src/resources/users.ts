@@ -7,8 +7,12 @@ import { type Endpoint, Resource } from './endpoint.js';
 const listUsers: Endpoint<User[]> = {
   method: 'GET',
   path: '/api/v1.1/users',
-  get schema() { return userListSchema(); },
-  get query() { return userListParamsSchema(); },
+  get schema() {
+    return userListSchema();
+  },
+  get query() {
+    return userListParamsSchema();
+  },
 };
 
 /** End users (employees), to whom SIMs and devices are assigned. */

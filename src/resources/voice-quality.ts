@@ -11,8 +11,12 @@ import { type Endpoint, Resource } from './endpoint.js';
 const listVoiceQualityWebhooks: Endpoint<VoiceQualityWebhook[]> = {
   method: 'GET',
   path: '/api/v1.1/voice-quality/webhooks',
-  get schema() { return voiceQualityWebhookListSchema(); },
-  get query() { return voiceQualityWebhookListParamsSchema(); },
+  get schema() {
+    return voiceQualityWebhookListSchema();
+  },
+  get query() {
+    return voiceQualityWebhookListParamsSchema();
+  },
 };
 
 /** Receivers of voice.test.completed reports. Creating them is not shown in the spec. */

@@ -30,41 +30,57 @@ const WEBHOOK_PATH = '/api/v1.1/webhooks/{id}';
 const createWebhook: Endpoint<WebhookRegistrationWithSecret> = {
   method: 'POST',
   path: '/api/v1.1/webhooks',
-  get schema() { return webhookRegistrationWithSecretSchema(); },
-  get body() { return webhookCreateParamsSchema(); },
+  get schema() {
+    return webhookRegistrationWithSecretSchema();
+  },
+  get body() {
+    return webhookCreateParamsSchema();
+  },
 };
 
 /** Not paginated in the spec (no page/pageSize shown): the whole array. */
 const listWebhooks: Endpoint<WebhookRegistration[]> = {
   method: 'GET',
   path: '/api/v1.1/webhooks',
-  get schema() { return webhookRegistrationListSchema(); },
+  get schema() {
+    return webhookRegistrationListSchema();
+  },
 };
 
 const retrieveWebhook: Endpoint<WebhookRegistration> = {
   method: 'GET',
   path: WEBHOOK_PATH,
-  get schema() { return webhookRegistrationSchema(); },
+  get schema() {
+    return webhookRegistrationSchema();
+  },
 };
 
 const updateWebhook: Endpoint<WebhookRegistration> = {
   method: 'PUT',
   path: WEBHOOK_PATH,
-  get schema() { return webhookRegistrationSchema(); },
-  get body() { return webhookUpdateParamsSchema(); },
+  get schema() {
+    return webhookRegistrationSchema();
+  },
+  get body() {
+    return webhookUpdateParamsSchema();
+  },
 };
 
 const deleteWebhook: Endpoint<WebhookDeletion> = {
   method: 'DELETE',
   path: WEBHOOK_PATH,
-  get schema() { return webhookDeletionSchema(); },
+  get schema() {
+    return webhookDeletionSchema();
+  },
 };
 
 /** The test body names the synthetic event (spec part 4). */
 const testWebhook: Endpoint<WebhookTestResult> = {
   method: 'POST',
   path: '/api/v1.1/webhooks/{id}/test',
-  get schema() { return webhookTestResultSchema(); },
+  get schema() {
+    return webhookTestResultSchema();
+  },
   body: z.strictObject({ eventType: z.literal('webhook.test') }),
 };
 const TEST_BODY = { eventType: 'webhook.test' } as const;
@@ -73,14 +89,20 @@ const TEST_BODY = { eventType: 'webhook.test' } as const;
 const listDeliveries: Endpoint<WebhookDelivery[]> = {
   method: 'GET',
   path: '/api/v1.1/webhook-deliveries',
-  get schema() { return webhookDeliveryListSchema(); },
-  get query() { return webhookDeliveryListParamsSchema(); },
+  get schema() {
+    return webhookDeliveryListSchema();
+  },
+  get query() {
+    return webhookDeliveryListParamsSchema();
+  },
 };
 
 const redeliver: Endpoint<WebhookDelivery> = {
   method: 'POST',
   path: '/api/v1.1/webhook-deliveries/{deliveryId}/redeliver',
-  get schema() { return webhookDeliverySchema(); },
+  get schema() {
+    return webhookDeliverySchema();
+  },
 };
 
 /** The delivery log (metadata only: payloads and response bodies are never returned). */

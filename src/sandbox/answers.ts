@@ -8,13 +8,7 @@ export function ok(c: SandboxCtx, data: unknown, init: AnswerInit = {}): Respons
   return c.json(body, init.status ?? 200, init.headers);
 }
 
-export function fail(
-  c: SandboxCtx,
-  status: ContentfulStatusCode,
-  code: string,
-  message: string,
-  details?: Record<string, unknown>,
-): Response {
+export function fail(c: SandboxCtx, status: ContentfulStatusCode, code: string, message: string, details?: Record<string, unknown>): Response {
   const error: Record<string, unknown> = { code, message };
   // spec part 7 rule 2: details never on 5xx
   if (details && status < 500) error.details = details;

@@ -88,11 +88,14 @@ export function createClock(startMs: number = Date.now(), scale = 1): SandboxClo
     let earliest = Infinity;
     for (const t of timers.values()) earliest = Math.min(earliest, t.dueMs);
     const realDelay = Math.max(0, (earliest - nowMs()) / currentScale);
-    armed = setTimeout(() => {
-      armed = undefined;
-      fireDue(nowMs());
-      arm();
-    }, Math.min(realDelay, 2_147_483_647));
+    armed = setTimeout(
+      () => {
+        armed = undefined;
+        fireDue(nowMs());
+        arm();
+      },
+      Math.min(realDelay, 2_147_483_647),
+    );
     armed.unref?.();
   };
 

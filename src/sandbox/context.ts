@@ -10,8 +10,6 @@ import type { ResolvedSandboxOptions, SandboxAccount, SandboxCredentials } from 
 import type { SandboxRng } from './rng.js';
 import type { OperatorRecord, SandboxState, SimRecord, TransactionRecord } from './state/types.js';
 
-;
-;
 export type * from './state/types.js';
 
 /** Admin-tier keys may send SMS and submit port-ins; standard keys may not (spec part 5 rule 5). */
@@ -50,12 +48,65 @@ export interface SandboxRequestContext {
 
 /** A status the sandbox may answer with a body: every registered code but 101, 204, 205 and 304. */
 export type SandboxStatusCode =
-  | 100 | 102 | 103
-  | 200 | 201 | 202 | 203 | 206 | 207 | 208 | 226
-  | 300 | 301 | 302 | 303 | 305 | 306 | 307 | 308
-  | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407 | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416
-  | 417 | 418 | 421 | 422 | 423 | 424 | 425 | 426 | 428 | 429 | 431 | 451
-  | 500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 510 | 511;
+  | 100
+  | 102
+  | 103
+  | 200
+  | 201
+  | 202
+  | 203
+  | 206
+  | 207
+  | 208
+  | 226
+  | 300
+  | 301
+  | 302
+  | 303
+  | 305
+  | 306
+  | 307
+  | 308
+  | 400
+  | 401
+  | 402
+  | 403
+  | 404
+  | 405
+  | 406
+  | 407
+  | 408
+  | 409
+  | 410
+  | 411
+  | 412
+  | 413
+  | 414
+  | 415
+  | 416
+  | 417
+  | 418
+  | 421
+  | 422
+  | 423
+  | 424
+  | 425
+  | 426
+  | 428
+  | 429
+  | 431
+  | 451
+  | 500
+  | 501
+  | 502
+  | 503
+  | 504
+  | 505
+  | 506
+  | 507
+  | 508
+  | 510
+  | 511;
 
 export interface PageMeta {
   page: number;
@@ -78,9 +129,7 @@ export interface SandboxCounters {
 }
 
 /** What an async operation ends with: a result (COMPLETED) or a classified failure (FAILED). */
-export type TransactionOutcome =
-  | { result: Record<string, unknown> }
-  | { errorCode: string; error: string };
+export type TransactionOutcome = { result: Record<string, unknown> } | { errorCode: string; error: string };
 
 export interface StartTransactionInput {
   kind: string;

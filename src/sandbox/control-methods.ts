@@ -29,14 +29,19 @@ import {
   type VoiceEventResult,
 } from './webhooks/event-routes.js';
 import type { WebhookControls } from './webhooks/index.js';
-import {
-  voiceQualityTestSchema,
-  type VoiceQualityTestInput,
-  type VoiceQualityTestResult,
-} from './webhooks/voice-quality-routes.js';
+import { voiceQualityTestSchema, type VoiceQualityTestInput, type VoiceQualityTestResult } from './webhooks/voice-quality-routes.js';
 
 export type ForceRuleInput = z.input<typeof forceRuleSchema>;
-export type { ForceRule, SandboxTime, SmsEventInput, SmsEventResult, VoiceEventInput, VoiceEventResult, VoiceQualityTestInput, VoiceQualityTestResult };
+export type {
+  ForceRule,
+  SandboxTime,
+  SmsEventInput,
+  SmsEventResult,
+  VoiceEventInput,
+  VoiceEventResult,
+  VoiceQualityTestInput,
+  VoiceQualityTestResult,
+};
 
 export interface SandboxControlMethods {
   /** POST /_sandbox/force: answers the next matching calls as the rule says. */
@@ -67,7 +72,11 @@ export function createControlMethods(ctx: SandboxContext, deps: ControlMethodDep
   return {
     force(rule) {
       const checked = checkForceRule(rule === undefined ? {} : rule);
-      if (Array.isArray(checked)) throw inProcessError('force', checked.map((issue) => issue.replace(/^body:/, 'rule:')));
+      if (Array.isArray(checked))
+        throw inProcessError(
+          'force',
+          checked.map((issue) => issue.replace(/^body:/, 'rule:')),
+        );
       return deps.force.add(checked);
     },
     clearForced() {

@@ -3,14 +3,7 @@ export { createSandbox } from './handler.js';
 export type { HandleInit, Sandbox } from './handler.js';
 export { startSandbox } from './server.js';
 export type { SandboxHandle } from './server.js';
-export type {
-  SandboxAccount,
-  SandboxCredentials,
-  SandboxFaults,
-  SandboxLimits,
-  SandboxOptions,
-  StartSandboxOptions,
-} from './options.js';
+export type { SandboxAccount, SandboxCredentials, SandboxFaults, SandboxLimits, SandboxOptions, StartSandboxOptions } from './options.js';
 export type { SandboxFixtures } from './state/fixtures.js';
 export type {
   ForceRule,

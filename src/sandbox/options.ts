@@ -163,7 +163,6 @@ function positive(name: string, value: number | undefined, fallback: number, min
   return value;
 }
 
-
 function rate(name: string, value: number | undefined): number {
   if (value === undefined) return 0;
   if (!(value >= 0 && value <= 1)) throw new RangeError(`faults.${name} must be between 0 and 1`);
@@ -183,7 +182,13 @@ function resolveLimits(limits: Partial<SandboxLimits> = {}): SandboxLimits {
   return {
     maxBodyBytes: integerIn('limits.maxBodyBytes', limits.maxBodyBytes, DEFAULT_LIMITS.maxBodyBytes, 1, 2 ** 30),
     maxJsonDepth: integerIn('limits.maxJsonDepth', limits.maxJsonDepth, DEFAULT_LIMITS.maxJsonDepth, 1, 10_000),
-    idempotencyKeyTtlMs: integerIn('limits.idempotencyKeyTtlMs', limits.idempotencyKeyTtlMs, DEFAULT_LIMITS.idempotencyKeyTtlMs, 1, 10 * 365 * 86_400_000),
+    idempotencyKeyTtlMs: integerIn(
+      'limits.idempotencyKeyTtlMs',
+      limits.idempotencyKeyTtlMs,
+      DEFAULT_LIMITS.idempotencyKeyTtlMs,
+      1,
+      10 * 365 * 86_400_000,
+    ),
     maxIdempotencyKeys: integerIn('limits.maxIdempotencyKeys', limits.maxIdempotencyKeys, DEFAULT_LIMITS.maxIdempotencyKeys, 1, 10_000_000),
   };
 }

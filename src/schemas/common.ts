@@ -9,9 +9,7 @@ import { E164_MESSAGE, E164_PATTERN } from '../shared/e164.js';
  */
 export type OpenEnum<T extends readonly string[]> = T[number] | (string & {});
 
-export function openEnum<const T extends readonly [string, ...string[]]>(
-  _known: T,
-): z.ZodType<OpenEnum<T>, string> {
+export function openEnum<const T extends readonly [string, ...string[]]>(_known: T): z.ZodType<OpenEnum<T>, string> {
   return z.string();
 }
 
@@ -22,10 +20,12 @@ export const timestamp = lazy(() => z.string());
  * Answer of an asynchronous operation (spec part 1 rule 7): 202 (201 for top-up) with the id to
  * poll. Fields beyond these two are not shown and are kept as sent.
  */
-export const asyncAcceptanceSchema = lazy(() => z.looseObject({
-  transactionId: z.string(),
-  statusEndpoint: z.string(),
-}));
+export const asyncAcceptanceSchema = lazy(() =>
+  z.looseObject({
+    transactionId: z.string(),
+    statusEndpoint: z.string(),
+  }),
+);
 
 /** What an asynchronous operation answers first: the transaction to poll (spec part 1 rule 7). */
 export interface AsyncAcceptance extends z.infer<ReturnType<typeof asyncAcceptanceSchema>> {}

@@ -2,18 +2,22 @@ import { z } from 'zod';
 import { lazy } from './lazy.js';
 
 /** Device assignment (spec part 2). */
-export const deviceAssignmentSchema = lazy(() => z.looseObject({
-  imei: z.string(),
-  assignedTo: z.looseObject({ name: z.string(), email: z.string() }),
-}));
+export const deviceAssignmentSchema = lazy(() =>
+  z.looseObject({
+    imei: z.string(),
+    assignedTo: z.looseObject({ name: z.string(), email: z.string() }),
+  }),
+);
 
 /** A device assigned to an end user (spec part 2). */
 export interface DeviceAssignment extends z.infer<ReturnType<typeof deviceAssignmentSchema>> {}
 
 /** Body of POST /api/v1.1/devices/{imei}/assign: the end user's email (spec part 4). */
-export const deviceAssignParamsSchema = lazy(() => z.looseObject({
-  email: z.email(),
-}));
+export const deviceAssignParamsSchema = lazy(() =>
+  z.looseObject({
+    email: z.email(),
+  }),
+);
 
 /** Body of `devices.assign()`: the end user's email. */
 export interface DeviceAssignParams extends z.input<ReturnType<typeof deviceAssignParamsSchema>> {}

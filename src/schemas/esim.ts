@@ -3,11 +3,13 @@ import { lazy } from './lazy.js';
 import { suggestedBody } from './common.js';
 
 /** eSIM activation (spec part 2); activationCode is null when it was never persisted. */
-export const esimActivationSchema = lazy(() => z.looseObject({
-  iccid: z.string(),
-  qrCodeUrl: z.string(),
-  activationCode: z.string().nullable(),
-}));
+export const esimActivationSchema = lazy(() =>
+  z.looseObject({
+    iccid: z.string(),
+    qrCodeUrl: z.string(),
+    activationCode: z.string().nullable(),
+  }),
+);
 
 /** Activation QR of an eSIM; `activationCode` is null when never persisted (spec part 2). */
 export interface EsimActivation extends z.infer<ReturnType<typeof esimActivationSchema>> {}
@@ -17,20 +19,24 @@ export interface EsimActivation extends z.infer<ReturnType<typeof esimActivation
  * to provision (planId = the plan's productId) and the end user to assign it to (email); none is
  * required, anything else is passed through.
  */
-export const esimProvisionParamsSchema = lazy(() => suggestedBody({
-  planId: z.string().min(1).optional(),
-  email: z.email().optional(),
-}));
+export const esimProvisionParamsSchema = lazy(() =>
+  suggestedBody({
+    planId: z.string().min(1).optional(),
+    email: z.email().optional(),
+  }),
+);
 
 /** Body of `esim.provision()`: suggested fields, none required (shape not shown). */
 export interface EsimProvisionParams extends z.input<ReturnType<typeof esimProvisionParamsSchema>> {}
 
 /** Result of a COMPLETED provisioning transaction (spec part 2: mdn, iccid and qrCode). */
-export const esimProvisioningResultSchema = lazy(() => z.looseObject({
-  mdn: z.string(),
-  iccid: z.string(),
-  qrCode: z.string(),
-}));
+export const esimProvisioningResultSchema = lazy(() =>
+  z.looseObject({
+    mdn: z.string(),
+    iccid: z.string(),
+    qrCode: z.string(),
+  }),
+);
 
 /** Result of a COMPLETED eSIM provisioning: mdn, iccid and qrCode (spec part 2). */
 export interface EsimProvisioningResult extends z.infer<ReturnType<typeof esimProvisioningResultSchema>> {}

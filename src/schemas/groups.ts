@@ -3,22 +3,26 @@ import { lazy } from './lazy.js';
 import { openEnum } from './common.js';
 
 /** SIM group (spec part 2); name is an exact, case-sensitive key. */
-export const simGroupSchema = lazy(() => z.looseObject({
-  name: z.string(),
-  spendLimit: z.number(),
-  dataQuota: z.number(),
-  currency: z.string(),
-  dataUnit: z.string(),
-}));
+export const simGroupSchema = lazy(() =>
+  z.looseObject({
+    name: z.string(),
+    spendLimit: z.number(),
+    dataQuota: z.number(),
+    currency: z.string(),
+    dataUnit: z.string(),
+  }),
+);
 
 /** A SIM group, keyed by its exact, case-sensitive name (spec part 2). */
 export interface SimGroup extends z.infer<ReturnType<typeof simGroupSchema>> {}
 
 /** User group deletion (spec part 2): a soft delete, status DELETED. */
-export const userGroupDeletionSchema = lazy(() => z.looseObject({
-  name: z.string(),
-  status: openEnum(['DELETED'] as const),
-}));
+export const userGroupDeletionSchema = lazy(() =>
+  z.looseObject({
+    name: z.string(),
+    status: openEnum(['DELETED'] as const),
+  }),
+);
 
 /** Result of a user group soft delete: status DELETED (spec part 2). */
 export interface UserGroupDeletion extends z.infer<ReturnType<typeof userGroupDeletionSchema>> {}

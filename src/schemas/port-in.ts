@@ -5,22 +5,26 @@ import { e164, type OpenObject, openEnum, openObjectSchema, paginationParams, su
 const PORT_IN_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
 
 /** Port-in request (spec part 2). */
-const portInSchema = lazy(() => z.looseObject({
-  portInNumber: z.string(),
-  status: openEnum(PORT_IN_STATUSES),
-  iccid: z.string(),
-  submittedAt: timestamp(),
-}));
+const portInSchema = lazy(() =>
+  z.looseObject({
+    portInNumber: z.string(),
+    status: openEnum(PORT_IN_STATUSES),
+    iccid: z.string(),
+    submittedAt: timestamp(),
+  }),
+);
 
 /** A port-in request (spec part 2). */
 export interface PortIn extends z.infer<ReturnType<typeof portInSchema>> {}
 
 export const portInListSchema = lazy(() => z.array(portInSchema()));
 
-export const portInListParamsSchema = lazy(() => z.strictObject({
-  ...paginationParams(),
-  status: z.enum(PORT_IN_STATUSES).optional(),
-}));
+export const portInListParamsSchema = lazy(() =>
+  z.strictObject({
+    ...paginationParams(),
+    status: z.enum(PORT_IN_STATUSES).optional(),
+  }),
+);
 
 /** Query of `portIns.list()`. */
 export interface PortInListParams extends z.input<ReturnType<typeof portInListParamsSchema>> {}
@@ -30,9 +34,11 @@ export interface PortInListParams extends z.input<ReturnType<typeof portInListPa
  * Suggested: the number to port, named as on the port-in request (portInNumber, E.164 when
  * given); nothing is required, other fields (an operator, a network …) pass through.
  */
-export const portInEligibilityParamsSchema = lazy(() => suggestedBody({
-  portInNumber: e164().optional(),
-}));
+export const portInEligibilityParamsSchema = lazy(() =>
+  suggestedBody({
+    portInNumber: e164().optional(),
+  }),
+);
 
 /** Body of `portIns.checkEligibility()`: suggested fields, none required (shape not shown). */
 export interface PortInEligibilityParams extends z.input<ReturnType<typeof portInEligibilityParamsSchema>> {}
@@ -48,10 +54,12 @@ export interface PortInEligibility extends OpenObject {}
  * port-in request's fields, portInNumber (E.164 when given) and iccid; none is required, other
  * fields pass through.
  */
-export const portInSubmitParamsSchema = lazy(() => suggestedBody({
-  portInNumber: e164().optional(),
-  iccid: z.string().min(1).optional(),
-}));
+export const portInSubmitParamsSchema = lazy(() =>
+  suggestedBody({
+    portInNumber: e164().optional(),
+    iccid: z.string().min(1).optional(),
+  }),
+);
 
 /** Body of `portIns.submit()`: suggested fields, none required (shape not shown). */
 export interface PortInSubmitParams extends z.input<ReturnType<typeof portInSubmitParamsSchema>> {}

@@ -3,19 +3,23 @@ import { lazy } from './lazy.js';
 import { e164 } from './common.js';
 
 /** SMS send result (spec part 2). */
-export const smsSendResultSchema = lazy(() => z.looseObject({
-  message: z.string(),
-}));
+export const smsSendResultSchema = lazy(() =>
+  z.looseObject({
+    message: z.string(),
+  }),
+);
 
 /** Answer of `sms.send()` (spec part 2). */
 export interface SmsSendResult extends z.infer<ReturnType<typeof smsSendResultSchema>> {}
 
 /** Body of POST /api/v1.1/sms: all three fields required (spec part 4). */
-export const smsSendParamsSchema = lazy(() => z.strictObject({
-  fromNumber: e164(),
-  toNumber: e164(),
-  text: z.string().min(1),
-}));
+export const smsSendParamsSchema = lazy(() =>
+  z.strictObject({
+    fromNumber: e164(),
+    toNumber: e164(),
+    text: z.string().min(1),
+  }),
+);
 
 /** Body of `sms.send()`: all three fields required (spec part 4). */
 export interface SmsSendParams extends z.input<ReturnType<typeof smsSendParamsSchema>> {}

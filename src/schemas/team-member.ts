@@ -6,13 +6,15 @@ import { jsonValue, notShown, type OpenObject, openObjectSchema, paginationParam
  * Team member (spec part 2): an account admin, not an end user. `departments` appears only on
  * rows of Standard Admin members in the list; its shape is not shown, so any JSON value is kept.
  */
-const teamMemberSchema = lazy(() => z.looseObject({
-  name: z.string(),
-  email: z.string(),
-  role: z.string(),
-  status: z.string(),
-  departments: notShown().optional(),
-}));
+const teamMemberSchema = lazy(() =>
+  z.looseObject({
+    name: z.string(),
+    email: z.string(),
+    role: z.string(),
+    status: z.string(),
+    departments: notShown().optional(),
+  }),
+);
 
 /** A team member (account admin, not an end user), as listed (spec part 2). */
 export interface TeamMember extends z.infer<ReturnType<typeof teamMemberSchema>> {}
@@ -20,9 +22,11 @@ export interface TeamMember extends z.infer<ReturnType<typeof teamMemberSchema>>
 export const teamMemberListSchema = lazy(() => z.array(teamMemberSchema()));
 
 /** The single-member read adds invitedAt. */
-export const teamMemberDetailSchema = lazy(() => teamMemberSchema().extend({
-  invitedAt: timestamp(),
-}));
+export const teamMemberDetailSchema = lazy(() =>
+  teamMemberSchema().extend({
+    invitedAt: timestamp(),
+  }),
+);
 
 /** The single team member read: adds invitedAt (spec part 2). */
 export interface TeamMemberDetail extends z.infer<ReturnType<typeof teamMemberDetailSchema>> {}
@@ -38,12 +42,14 @@ export interface TeamMemberListParams extends z.input<ReturnType<typeof teamMemb
  * INVALID_ROLE for others), and departments for Standard Admin members (any JSON value: its
  * shape is not shown). None is required; other fields pass through.
  */
-export const teamMemberCreateParamsSchema = lazy(() => suggestedBody({
-  name: z.string().trim().min(1).optional(),
-  email: z.email().optional(),
-  role: z.string().trim().min(1).optional(),
-  departments: jsonValue().optional(),
-}));
+export const teamMemberCreateParamsSchema = lazy(() =>
+  suggestedBody({
+    name: z.string().trim().min(1).optional(),
+    email: z.email().optional(),
+    role: z.string().trim().min(1).optional(),
+    departments: jsonValue().optional(),
+  }),
+);
 
 /** Body of `teamMembers.create()`: suggested fields, none required (shape not shown). */
 export interface TeamMemberCreateParams extends z.input<ReturnType<typeof teamMemberCreateParamsSchema>> {}

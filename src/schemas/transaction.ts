@@ -30,10 +30,12 @@ const transactionFields = lazy(() => ({
 /** Without `result`, whose shape depends on the operation (spec part 2: "operation-specific"). */
 const transactionBaseSchema = lazy(() => z.looseObject(transactionFields()));
 
-export const transactionSchema = lazy(() => z.looseObject({
-  ...transactionFields(),
-  result: notShown().optional(),
-}));
+export const transactionSchema = lazy(() =>
+  z.looseObject({
+    ...transactionFields(),
+    result: notShown().optional(),
+  }),
+);
 
 /**
  * The result of an operation while it runs, or once it failed: the spec shows only the COMPLETED

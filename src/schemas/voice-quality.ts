@@ -3,15 +3,17 @@ import { lazy } from './lazy.js';
 import { openEnum, paginationParamsSchema, timestamp } from './common.js';
 
 /** Voice quality webhook (spec part 2): id is `vqwh_` plus an opaque token. */
-const voiceQualityWebhookSchema = lazy(() => z.looseObject({
-  id: z.string(),
-  url: z.string(),
-  description: z.string().optional(),
-  events: z.array(openEnum(['voice.test.completed'] as const)),
-  status: openEnum(['active'] as const),
-  createdAt: timestamp(),
-  updatedAt: timestamp(),
-}));
+const voiceQualityWebhookSchema = lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    url: z.string(),
+    description: z.string().optional(),
+    events: z.array(openEnum(['voice.test.completed'] as const)),
+    status: openEnum(['active'] as const),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }),
+);
 
 /** A receiver of voice.test.completed reports (spec part 2). */
 export interface VoiceQualityWebhook extends z.infer<ReturnType<typeof voiceQualityWebhookSchema>> {}

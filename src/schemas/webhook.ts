@@ -13,39 +13,47 @@ const DELIVERY_STATUSES = ['PENDING', 'FAILED'] as const;
  * masked as `***ENCRYPTED***`. Only bearer's `token` is shown (a string); the members of basic
  * and api_key are not shown, so any member with any JSON value is kept as sent.
  */
-const authenticationSchema = lazy(() => z.union([
-  z.looseObject({ type: z.literal('bearer'), token: z.string().optional() }),
-  z.looseObject({ type: openEnum(WEBHOOK_AUTHENTICATION_TYPES) }),
-]));
+const authenticationSchema = lazy(() =>
+  z.union([
+    z.looseObject({ type: z.literal('bearer'), token: z.string().optional() }),
+    z.looseObject({ type: openEnum(WEBHOOK_AUTHENTICATION_TYPES) }),
+  ]),
+);
 
-const webhookUrlsSchema = lazy(() => z.looseObject({
-  messageUrl: z.string().optional(),
-  callbackMessageUrl: z.string().optional(),
-  voiceUrl: z.string().optional(),
-  callbackVoiceUrl: z.string().optional(),
-  voiceStreamUrl: z.string().optional(),
-}));
+const webhookUrlsSchema = lazy(() =>
+  z.looseObject({
+    messageUrl: z.string().optional(),
+    callbackMessageUrl: z.string().optional(),
+    voiceUrl: z.string().optional(),
+    callbackVoiceUrl: z.string().optional(),
+    voiceStreamUrl: z.string().optional(),
+  }),
+);
 
-const retryPolicySchema = lazy(() => z.looseObject({
-  maxAttempts: z.number().optional(),
-  backoffStrategy: openEnum(WEBHOOK_BACKOFF_STRATEGIES).optional(),
-  initialDelaySeconds: z.number().optional(),
-  maxDelaySeconds: z.number().optional(),
-}));
+const retryPolicySchema = lazy(() =>
+  z.looseObject({
+    maxAttempts: z.number().optional(),
+    backoffStrategy: openEnum(WEBHOOK_BACKOFF_STRATEGIES).optional(),
+    initialDelaySeconds: z.number().optional(),
+    maxDelaySeconds: z.number().optional(),
+  }),
+);
 
 /** Webhook registration as read, listed or updated: never with signingSecret (spec part 2). */
-export const webhookRegistrationSchema = lazy(() => z.looseObject({
-  id: z.string(),
-  operator: z.string(),
-  network: z.string(),
-  eventType: openEnum(WEBHOOK_EVENT_TYPES),
-  authentication: authenticationSchema().optional(),
-  webhookUrls: webhookUrlsSchema().optional(),
-  retryPolicy: retryPolicySchema().optional(),
-  status: openEnum(WEBHOOK_STATUSES).optional(),
-  createdAt: timestamp().optional(),
-  updatedAt: timestamp().optional(),
-}));
+export const webhookRegistrationSchema = lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    operator: z.string(),
+    network: z.string(),
+    eventType: openEnum(WEBHOOK_EVENT_TYPES),
+    authentication: authenticationSchema().optional(),
+    webhookUrls: webhookUrlsSchema().optional(),
+    retryPolicy: retryPolicySchema().optional(),
+    status: openEnum(WEBHOOK_STATUSES).optional(),
+    createdAt: timestamp().optional(),
+    updatedAt: timestamp().optional(),
+  }),
+);
 
 /** An operator webhook registration as read, listed or updated: never with signingSecret (spec part 2). */
 export interface WebhookRegistration extends z.infer<ReturnType<typeof webhookRegistrationSchema>> {}
@@ -53,9 +61,11 @@ export interface WebhookRegistration extends z.infer<ReturnType<typeof webhookRe
 export const webhookRegistrationListSchema = lazy(() => z.array(webhookRegistrationSchema()));
 
 /** The create/upsert answer: the one time the signingSecret (`whsec_` + 64 hex) is returned. */
-export const webhookRegistrationWithSecretSchema = lazy(() => webhookRegistrationSchema().extend({
-  signingSecret: z.string(),
-}));
+export const webhookRegistrationWithSecretSchema = lazy(() =>
+  webhookRegistrationSchema().extend({
+    signingSecret: z.string(),
+  }),
+);
 
 /** The create/upsert answer: the registration plus its one-time signingSecret (spec part 2). */
 export interface WebhookRegistrationWithSecret extends z.infer<ReturnType<typeof webhookRegistrationWithSecretSchema>> {}
@@ -67,15 +77,17 @@ export const webhookDeletionSchema = openObjectSchema;
 export interface WebhookDeletion extends OpenObject {}
 
 /** Delivery record, metadata only (spec part 2). Pending deliveries have no response yet. */
-export const webhookDeliverySchema = lazy(() => z.looseObject({
-  deliveryId: z.string(),
-  webhookId: z.string(),
-  eventType: z.string(),
-  status: openEnum(DELIVERY_STATUSES),
-  responseCode: z.number().nullable().optional(),
-  attempt: z.number(),
-  deliveredAt: timestamp().nullable().optional(),
-}));
+export const webhookDeliverySchema = lazy(() =>
+  z.looseObject({
+    deliveryId: z.string(),
+    webhookId: z.string(),
+    eventType: z.string(),
+    status: openEnum(DELIVERY_STATUSES),
+    responseCode: z.number().nullable().optional(),
+    attempt: z.number(),
+    deliveredAt: timestamp().nullable().optional(),
+  }),
+);
 
 /** A delivery record, metadata only (spec part 2). */
 export interface WebhookDelivery extends z.infer<ReturnType<typeof webhookDeliverySchema>> {}
@@ -90,23 +102,22 @@ export interface WebhookTestResult extends z.infer<ReturnType<typeof webhookTest
 
 // ---- request side (strict enums and bounds of spec part 8) ----
 
-const httpUrl = lazy(() => z
-  .string()
-  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), 'must be an http:// or https:// URL'));
-const streamUrl = lazy(() => z
-  .string()
-  .refine(
-    (value) => /^(wss?|https?):\/\/[^\s]+$/i.test(value) && URL.canParse(value),
-    'must be a ws://, wss://, http:// or https:// URL',
-  ));
+const httpUrl = lazy(() =>
+  z.string().refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), 'must be an http:// or https:// URL'),
+);
+const streamUrl = lazy(() =>
+  z.string().refine((value) => /^(wss?|https?):\/\/[^\s]+$/i.test(value) && URL.canParse(value), 'must be a ws://, wss://, http:// or https:// URL'),
+);
 
 /** What a read answers in place of a credential (spec part 2); sent back, it would become the credential. */
 const MASKED_CREDENTIAL = '***ENCRYPTED***';
 
-const credential = lazy(() => z
-  .string()
-  .min(1)
-  .refine((value) => value !== MASKED_CREDENTIAL, `must be the credential itself, not the masked ${MASKED_CREDENTIAL}`));
+const credential = lazy(() =>
+  z
+    .string()
+    .min(1)
+    .refine((value) => value !== MASKED_CREDENTIAL, `must be the credential itself, not the masked ${MASKED_CREDENTIAL}`),
+);
 
 /**
  * `authentication` as sent: replaced whole on update. bearer needs its `token` (spec part 2; the
@@ -114,63 +125,80 @@ const credential = lazy(() => z
  * sandbox reads (`username`, `password`; `key`, `headerName`) are suggested, none is required, and
  * other members pass through.
  */
-const authenticationInputSchema = lazy(() => z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('none') }),
-  z.strictObject({ type: z.literal('bearer'), token: credential() }),
-  z.object({
-    type: z.literal('basic'),
-    username: credential().optional(),
-    password: credential().optional(),
-  }).catchall(jsonValue()),
-  z.object({
-    type: z.literal('api_key'),
-    key: credential().optional(),
-    headerName: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').optional(),
-  }).catchall(jsonValue()),
-]));
+const authenticationInputSchema = lazy(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('none') }),
+    z.strictObject({ type: z.literal('bearer'), token: credential() }),
+    z
+      .object({
+        type: z.literal('basic'),
+        username: credential().optional(),
+        password: credential().optional(),
+      })
+      .catchall(jsonValue()),
+    z
+      .object({
+        type: z.literal('api_key'),
+        key: credential().optional(),
+        headerName: z
+          .string()
+          .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
+          .optional(),
+      })
+      .catchall(jsonValue()),
+  ]),
+);
 
 export type WebhookAuthenticationParams = z.input<ReturnType<typeof authenticationInputSchema>>;
 
-const webhookUrlsInputSchema = lazy(() => z.strictObject({
-  messageUrl: httpUrl().optional(),
-  callbackMessageUrl: httpUrl().optional(),
-  voiceUrl: httpUrl().optional(),
-  callbackVoiceUrl: httpUrl().optional(),
-  voiceStreamUrl: streamUrl().optional(),
-}));
+const webhookUrlsInputSchema = lazy(() =>
+  z.strictObject({
+    messageUrl: httpUrl().optional(),
+    callbackMessageUrl: httpUrl().optional(),
+    voiceUrl: httpUrl().optional(),
+    callbackVoiceUrl: httpUrl().optional(),
+    voiceStreamUrl: streamUrl().optional(),
+  }),
+);
 
 /** On update the URLs are merged member by member, and `null` removes one. */
-const webhookUrlsUpdateSchema = lazy(() => z.strictObject({
-  messageUrl: httpUrl().nullable().optional(),
-  callbackMessageUrl: httpUrl().nullable().optional(),
-  voiceUrl: httpUrl().nullable().optional(),
-  callbackVoiceUrl: httpUrl().nullable().optional(),
-  voiceStreamUrl: streamUrl().nullable().optional(),
-}));
+const webhookUrlsUpdateSchema = lazy(() =>
+  z.strictObject({
+    messageUrl: httpUrl().nullable().optional(),
+    callbackMessageUrl: httpUrl().nullable().optional(),
+    voiceUrl: httpUrl().nullable().optional(),
+    callbackVoiceUrl: httpUrl().nullable().optional(),
+    voiceStreamUrl: streamUrl().nullable().optional(),
+  }),
+);
 
 /** Bounds of spec part 8; on update merged over the current policy. */
-const retryPolicyInputSchema = lazy(() => z.strictObject({
-  maxAttempts: z.number().int().min(1).max(10).optional(),
-  backoffStrategy: z.enum(WEBHOOK_BACKOFF_STRATEGIES).optional(),
-  initialDelaySeconds: z.number().int().min(1).max(60).optional(),
-  maxDelaySeconds: z.number().int().min(60).max(3600).optional(),
-}));
+const retryPolicyInputSchema = lazy(() =>
+  z.strictObject({
+    maxAttempts: z.number().int().min(1).max(10).optional(),
+    backoffStrategy: z.enum(WEBHOOK_BACKOFF_STRATEGIES).optional(),
+    initialDelaySeconds: z.number().int().min(1).max(60).optional(),
+    maxDelaySeconds: z.number().int().min(60).max(3600).optional(),
+  }),
+);
 
 /**
  * Body of POST /api/v1.1/webhooks: the registration fields of spec part 2, no others.
  * operator, network and eventType are required in practice (spec part 4).
  */
-export const webhookCreateParamsSchema = lazy(() => z.strictObject({
-  operator: z.string().trim().min(1),
-  network: z.string().trim().min(1),
-  eventType: z.enum(WEBHOOK_EVENT_TYPES),
-  authentication: authenticationInputSchema().optional(),
-  webhookUrls: webhookUrlsInputSchema().optional(),
-  retryPolicy: retryPolicyInputSchema().optional(),
-  status: z.enum(WEBHOOK_STATUSES).optional(),
-  /** true overwrites an existing registration of the same operator and network. */
-  update: z.boolean().optional(),
-}));
+export const webhookCreateParamsSchema = lazy(() =>
+  z.strictObject({
+    operator: z.string().trim().min(1),
+    network: z.string().trim().min(1),
+    eventType: z.enum(WEBHOOK_EVENT_TYPES),
+    authentication: authenticationInputSchema().optional(),
+    webhookUrls: webhookUrlsInputSchema().optional(),
+    retryPolicy: retryPolicyInputSchema().optional(),
+    status: z.enum(WEBHOOK_STATUSES).optional(),
+    /** true overwrites an existing registration of the same operator and network. */
+    update: z.boolean().optional(),
+  }),
+);
 
 /** Body of `webhooks.create()`: the registration fields of spec part 2. */
 export interface WebhookCreateParams extends z.input<ReturnType<typeof webhookCreateParamsSchema>> {}
@@ -180,15 +208,17 @@ export interface WebhookCreateParams extends z.input<ReturnType<typeof webhookCr
  * (`update`, `id`, `signingSecret` are refused). `authentication` is replaced whole, `webhookUrls`
  * merged (`null` removes a URL), `retryPolicy` merged; `status: 'active'` lifts a suspension.
  */
-export const webhookUpdateParamsSchema = lazy(() => z.strictObject({
-  operator: z.string().trim().min(1).optional(),
-  network: z.string().trim().min(1).optional(),
-  eventType: z.enum(WEBHOOK_EVENT_TYPES).optional(),
-  authentication: authenticationInputSchema().optional(),
-  webhookUrls: webhookUrlsUpdateSchema().optional(),
-  retryPolicy: retryPolicyInputSchema().optional(),
-  status: z.enum(WEBHOOK_STATUSES).optional(),
-}));
+export const webhookUpdateParamsSchema = lazy(() =>
+  z.strictObject({
+    operator: z.string().trim().min(1).optional(),
+    network: z.string().trim().min(1).optional(),
+    eventType: z.enum(WEBHOOK_EVENT_TYPES).optional(),
+    authentication: authenticationInputSchema().optional(),
+    webhookUrls: webhookUrlsUpdateSchema().optional(),
+    retryPolicy: retryPolicyInputSchema().optional(),
+    status: z.enum(WEBHOOK_STATUSES).optional(),
+  }),
+);
 
 /** Body of `webhooks.update()`: exactly what PUT applies. */
 export interface WebhookUpdateParams extends z.input<ReturnType<typeof webhookUpdateParamsSchema>> {}
@@ -198,11 +228,13 @@ export interface WebhookUpdateParams extends z.input<ReturnType<typeof webhookUp
  * 5, bounds of part 8), and the two filters of part 4. `status` is open: the spec says "for
  * example FAILED".
  */
-export const webhookDeliveryListParamsSchema = lazy(() => z.strictObject({
-  ...paginationParams(),
-  webhookId: z.string().min(1).optional(),
-  status: z.string().min(1).optional(),
-}));
+export const webhookDeliveryListParamsSchema = lazy(() =>
+  z.strictObject({
+    ...paginationParams(),
+    webhookId: z.string().min(1).optional(),
+    status: z.string().min(1).optional(),
+  }),
+);
 
 /** Query of `webhooks.deliveries.list()`. */
 export interface WebhookDeliveryListParams extends z.input<ReturnType<typeof webhookDeliveryListParamsSchema>> {}

@@ -1,13 +1,6 @@
 import { WebhookSignatureError } from '../core/errors.js';
 import { readHeader, DELIVERY_HEADER, EVENT_HEADER, type DeliveryHeaders } from './headers.js';
-import {
-  classifyEvent,
-  jsonObjectSchema,
-  smsEventSchema,
-  voiceTestCompletedSchema,
-  type DeliveryInfo,
-  type WebhookEvent,
-} from './event-types.js';
+import { classifyEvent, jsonObjectSchema, smsEventSchema, voiceTestCompletedSchema, type DeliveryInfo, type WebhookEvent } from './event-types.js';
 import type { RawBody } from './raw-body.js';
 import type { VerifyOptions } from './signature-check.js';
 
@@ -45,12 +38,7 @@ function parseJson(bytes: RawBody): unknown {
  * that is authentic but not JSON, or not of its event's shape, throws `WebhookSignatureError`
  * with reason `invalid_payload`: one error class covers every reason to refuse a delivery.
  */
-export function eventFromBody(
-  rawBody: RawBody,
-  headers: DeliveryHeaders,
-  timestamp: number,
-  options: ConstructEventOptions,
-): WebhookEvent {
+export function eventFromBody(rawBody: RawBody, headers: DeliveryHeaders, timestamp: number, options: ConstructEventOptions): WebhookEvent {
   const body = parseJson(rawBody);
   const eventHeader = readHeader(headers, EVENT_HEADER);
   const delivery: DeliveryInfo = { deliveryId: readHeader(headers, DELIVERY_HEADER), eventHeader, timestamp };
@@ -66,9 +54,7 @@ export function eventFromBody(
       const parsed = smsEventSchema.safeParse(body);
       if (!parsed.success) {
         const field = parsed.error.issues[0]?.path[0];
-        invalidPayload(
-          typeof field === 'string' ? `the "${field}" field of an sms event must be a string` : 'an sms event must be a JSON object',
-        );
+        invalidPayload(typeof field === 'string' ? `the "${field}" field of an sms event must be a string` : 'an sms event must be a JSON object');
       }
       return { type, name, data: parsed.data, delivery };
     }

@@ -7,13 +7,7 @@ export type { WebhookSignatureFailureReason } from '../core/errors.js';
 export { verifySignature, DEFAULT_TOLERANCE_SECONDS } from './verify.js';
 export { verifySignatureAsync } from './verify-async.js';
 export { DEFAULT_MAX_SIGNATURE_HEADER_LENGTH } from './signature-header.js';
-export type {
-  AsyncWebhookSecretSource,
-  VerifyOptions,
-  VerifiedSignature,
-  WebhookSecret,
-  WebhookSecretSource,
-} from './signature-check.js';
+export type { AsyncWebhookSecretSource, VerifyOptions, VerifiedSignature, WebhookSecret, WebhookSecretSource } from './signature-check.js';
 export { signPayload } from './sign.js';
 export type { SignOptions } from './sign.js';
 export { constructEvent } from './events.js';

@@ -23,12 +23,12 @@ export class PcmDecoder {
     let i = 0;
     let s = 0;
     if (carried === 1 && samples.length > 0) {
-      samples[s++] = (((frame[0] ?? 0) << 8) | (this.#carry ?? 0)) << 16 >> 16;
+      samples[s++] = ((((frame[0] ?? 0) << 8) | (this.#carry ?? 0)) << 16) >> 16;
       i = 1;
     }
     for (; s < samples.length; s++, i += 2) {
       // Low byte first (little-endian); the shifts sign-extend the 16-bit value.
-      samples[s] = (((frame[i + 1] ?? 0) << 8) | (frame[i] ?? 0)) << 16 >> 16;
+      samples[s] = ((((frame[i + 1] ?? 0) << 8) | (frame[i] ?? 0)) << 16) >> 16;
     }
     this.#carry = total % 2 === 1 ? frame[frame.byteLength - 1] : undefined;
     return samples;

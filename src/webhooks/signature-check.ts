@@ -1,14 +1,6 @@
 import { DEFAULT_TOLERANCE_SECONDS } from '../core/defaults.js';
 import { WebhookSignatureError } from '../core/errors.js';
-import {
-  canonicalTimestamp,
-  digitsValue,
-  DIGEST_HEX_LENGTH,
-  headerValue,
-  lowercaseHex,
-  maxLengthOf,
-  parseHeader,
-} from './signature-header.js';
+import { canonicalTimestamp, digitsValue, DIGEST_HEX_LENGTH, headerValue, lowercaseHex, maxLengthOf, parseHeader } from './signature-header.js';
 
 /**
  * The checks of a delivery's signature (spec part 6), shared by `verifySignature` (Node's crypto)

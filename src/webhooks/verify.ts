@@ -3,7 +3,7 @@ import { toRawBytes, type RawBody } from './raw-body.js';
 import { beginCheck, finishCheck, resolveSecret, type VerifiedSignature, type VerifyOptions, type WebhookSecretSource } from './signature-check.js';
 
 export { DEFAULT_TOLERANCE_SECONDS } from './signature-check.js';
-export type { VerifiedSignature, VerifyOptions,  WebhookSecretSource } from './signature-check.js';
+export type { VerifiedSignature, VerifyOptions, WebhookSecretSource } from './signature-check.js';
 
 /** The lowercase hex HMAC-SHA256 of `<t>.<body>` under `key`; a string body is hashed as UTF-8. */
 function hmacHex(key: string, prefix: string, body: string | Uint8Array): string {
@@ -35,7 +35,12 @@ export function verifySignature(
   const body = toRawBytes(rawBody);
   const check = beginCheck(signatureHeader, resolveSecret(secret), options);
   const { secrets, prefix } = check;
-  if (secrets.length !== 1) return finishCheck(check, secrets.map((key) => hmacHex(key, prefix, body)), options);
+  if (secrets.length !== 1)
+    return finishCheck(
+      check,
+      secrets.map((key) => hmacHex(key, prefix, body)),
+      options,
+    );
   // One secret, the usual case: a reused list spares an allocation per delivery (all of this is synchronous).
   oneDigest[0] = hmacHex(secrets[0] as string, prefix, body);
   return finishCheck(check, oneDigest, options);

@@ -9,13 +9,7 @@
 export { WebhookSignatureError } from '../core/errors.js';
 export type { WebhookSignatureFailureReason } from '../core/errors.js';
 export { DEFAULT_TOLERANCE_SECONDS } from './signature-check.js';
-export type {
-  AsyncWebhookSecretSource,
-  VerifyOptions,
-  VerifiedSignature,
-  WebhookSecret,
-  WebhookSecretSource,
-} from './signature-check.js';
+export type { AsyncWebhookSecretSource, VerifyOptions, VerifiedSignature, WebhookSecret, WebhookSecretSource } from './signature-check.js';
 export { DEFAULT_MAX_SIGNATURE_HEADER_LENGTH } from './signature-header.js';
 export { verifySignatureAsync } from './verify-async.js';
 export { constructEventAsync } from './events-async.js';

@@ -6,39 +6,35 @@ import { runSoak } from '../../bench/soak/run.js';
 import { QUICK } from '../../bench/soak/sandbox.js';
 
 describe('npm run soak', () => {
-  it(
-    'settles every operation with a result or a typed error, applies no write twice, and the client process exits on its own',
-    async () => {
-      // Sub-second real waits only: injected 429s say Retry-After: 0, hangs last 600 ms.
-      const report = await runSoak(
-        {
-          ...QUICK,
-          operations: 150,
-          concurrency: 16,
-          timeoutMs: 300,
-          hangMs: 600,
-          throttleRetryAfterSeconds: 0,
-          transactionDelayMs: 10,
-        },
-        { deadlineMs: 90_000, exitGraceMs: 10_000, strict: false },
-      );
-      expect(report.stderr).not.toMatch(/soak child failed/);
-      expect(report.settled).toBe(150);
-      expect(report.failures.untyped).toBe(0);
-      expect(report.writes.operations).toBeGreaterThan(50);
-      expect(report.writes.applied['2+']).toBe(0);
-      expect(report.writes.succeededButNotApplied).toBe(0);
-      expect(report.unhandledRejections).toBe(0);
-      expect(report.exitedOnItsOwn).toBe(true);
-      expect(report.goals.filter((g) => g.enforced && !g.met)).toEqual([]);
-      expect(report.faultShare).toBeGreaterThan(0.1);
-      expect(report.faultShare).toBeLessThan(0.35);
-      for (const shape of ['reset', 'error', 'resetAfter', 'unavailable', 'gateway', 'throttle']) {
-        expect(report.faultsInjected[`faults.${shape}`], shape).toBeGreaterThan(0);
-      }
-    },
-    120_000,
-  );
+  it('settles every operation with a result or a typed error, applies no write twice, and the client process exits on its own', async () => {
+    // Sub-second real waits only: injected 429s say Retry-After: 0, hangs last 600 ms.
+    const report = await runSoak(
+      {
+        ...QUICK,
+        operations: 150,
+        concurrency: 16,
+        timeoutMs: 300,
+        hangMs: 600,
+        throttleRetryAfterSeconds: 0,
+        transactionDelayMs: 10,
+      },
+      { deadlineMs: 90_000, exitGraceMs: 10_000, strict: false },
+    );
+    expect(report.stderr).not.toMatch(/soak child failed/);
+    expect(report.settled).toBe(150);
+    expect(report.failures.untyped).toBe(0);
+    expect(report.writes.operations).toBeGreaterThan(50);
+    expect(report.writes.applied['2+']).toBe(0);
+    expect(report.writes.succeededButNotApplied).toBe(0);
+    expect(report.unhandledRejections).toBe(0);
+    expect(report.exitedOnItsOwn).toBe(true);
+    expect(report.goals.filter((g) => g.enforced && !g.met)).toEqual([]);
+    expect(report.faultShare).toBeGreaterThan(0.1);
+    expect(report.faultShare).toBeLessThan(0.35);
+    for (const shape of ['reset', 'error', 'resetAfter', 'unavailable', 'gateway', 'throttle']) {
+      expect(report.faultsInjected[`faults.${shape}`], shape).toBeGreaterThan(0);
+    }
+  }, 120_000);
 });
 
 describe('soak figures', () => {
@@ -61,7 +57,13 @@ describe('soak figures', () => {
   it('counts a write applied twice as a missed goal, and a failed write the server applied as tracked', () => {
     const report = summarise(
       evidence({
-        operations: [op('a', 'none', 'plans.purchase'), op('b', 'spec'), op('c', 'none', 'teamMembers.create'), op('d', 'read', 'sims.list'), op('e', 'spec')],
+        operations: [
+          op('a', 'none', 'plans.purchase'),
+          op('b', 'spec'),
+          op('c', 'none', 'teamMembers.create'),
+          op('d', 'read', 'sims.list'),
+          op('e', 'spec'),
+        ],
         outcomes: [
           { id: 'a', result: 'ok' },
           { id: 'b', result: 'ConflictError', status: 409, code: 'CONFLICT' },

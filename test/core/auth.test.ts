@@ -57,7 +57,12 @@ describe('token exchange', () => {
       status: 200,
       json: {
         success: true,
-        data: { access_token: 'tok-skew-a8f3c2e1d4b5', token_type: 'Bearer', expires_in: 3600, expires_at: new Date(Date.now() - 7_200_000).toISOString() },
+        data: {
+          access_token: 'tok-skew-a8f3c2e1d4b5',
+          token_type: 'Bearer',
+          expires_in: 3600,
+          expires_at: new Date(Date.now() - 7_200_000).toISOString(),
+        },
       },
     });
     const client = t.client;

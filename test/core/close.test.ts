@@ -12,7 +12,11 @@ const THING = 'GET /api/v1.1/thing';
 const t = useTestServer();
 
 const getThing = (options: { maxRetries?: number } = {}) => t.client.request({ method: 'GET', path: '/api/v1.1/thing', ...options });
-const settle = (promise: Promise<unknown>): Promise<unknown> => promise.then((value) => ({ value }), (error: unknown) => error);
+const settle = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    (value) => ({ value }),
+    (error: unknown) => error,
+  );
 
 async function sent(route: string, count = 1): Promise<void> {
   while (t.server.requestsTo(route).length < count) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -29,7 +29,10 @@ const rows: Record<string, keyof typeof defaults> = {
 
 function readmeTable(): Map<string, string> {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.split('### Default numbers')[1]?.split('\n\n').find((block) => block.startsWith('| Default |'));
+  const section = readme
+    .split('### Default numbers')[1]
+    ?.split('\n\n')
+    .find((block) => block.startsWith('| Default |'));
   if (!section) throw new Error('README has no "Default numbers" table');
   const table = new Map<string, string>();
   for (const line of section.split('\n').slice(2)) {

@@ -40,9 +40,7 @@ describe('success envelope', () => {
 
   it('still maps error envelopes on routes outside the envelope', async () => {
     t.server.on('POST /api/v3/port-in', fail(403, 'FORBIDDEN'));
-    await expect(t.client.request({ method: 'POST', path: '/api/v3/port-in', envelope: false })).rejects.toBeInstanceOf(
-      PermissionDeniedError,
-    );
+    await expect(t.client.request({ method: 'POST', path: '/api/v3/port-in', envelope: false })).rejects.toBeInstanceOf(PermissionDeniedError);
   });
 });
 
@@ -174,10 +172,7 @@ describe('bodies that are not the JSON envelope (over loopback HTTP)', () => {
   });
 
   it('turns a body cut off mid-JSON by a dropped connection into ConnectionError, and retries a GET', async () => {
-    t.server.on('GET /api/v1.1/sims', [
-      { ...ok([{ iccid: '8901' }]), cutAfterBytes: 20 },
-      ok([{ iccid: '8901' }]),
-    ]);
+    t.server.on('GET /api/v1.1/sims', [{ ...ok([{ iccid: '8901' }]), cutAfterBytes: 20 }, ok([{ iccid: '8901' }])]);
     const error = await getSims().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ requestNotSent: false });
@@ -200,7 +195,12 @@ describe('bodies that are not the JSON envelope (through the fetch option)', () 
       http.post(`${baseUrl}/api/v1.1/auth/token`, () =>
         HttpResponse.json({
           success: true,
-          data: { access_token: 'tok-msw-5e4d3c2b1a', token_type: 'Bearer', expires_in: 3600, expires_at: new Date(Date.now() + 3_600_000).toISOString() },
+          data: {
+            access_token: 'tok-msw-5e4d3c2b1a',
+            token_type: 'Bearer',
+            expires_in: 3600,
+            expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+          },
         }),
       ),
     );
@@ -212,7 +212,12 @@ describe('bodies that are not the JSON envelope (through the fetch option)', () 
   });
 
   it('turns an HTML 502 from a proxy into a typed error, not a SyntaxError', async () => {
-    mock.use(http.get(`${baseUrl}/api/v1.1/sims`, () => new HttpResponse('<html><body>Bad Gateway</body></html>', { status: 502, headers: { 'content-type': 'text/html' } })));
+    mock.use(
+      http.get(
+        `${baseUrl}/api/v1.1/sims`,
+        () => new HttpResponse('<html><body>Bad Gateway</body></html>', { status: 502, headers: { 'content-type': 'text/html' } }),
+      ),
+    );
     const error = await viaFetch.request({ method: 'GET', path: '/api/v1.1/sims' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).not.toBeInstanceOf(DeliveryFailedError);
@@ -227,7 +232,12 @@ describe('bodies that are not the JSON envelope (through the fetch option)', () 
   });
 
   it('turns a truncated JSON body into InvalidResponseError', async () => {
-    mock.use(http.get(`${baseUrl}/api/v1.1/sims`, () => new HttpResponse('{"success":true,"data":[{"icc', { status: 200, headers: { 'content-type': 'application/json' } })));
+    mock.use(
+      http.get(
+        `${baseUrl}/api/v1.1/sims`,
+        () => new HttpResponse('{"success":true,"data":[{"icc', { status: 200, headers: { 'content-type': 'application/json' } }),
+      ),
+    );
     const error = await viaFetch.request({ method: 'GET', path: '/api/v1.1/sims' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect(error).not.toBeInstanceOf(SyntaxError);

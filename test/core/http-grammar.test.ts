@@ -132,7 +132,14 @@ describe('Retry-After, property-based (through the fetch option, answered in-pro
         { status: 429, headers: { 'retry-after': header.value } },
       );
     };
-    return new PartnerClient({ baseUrl: 'https://partner.example.test', key: KEY, secret: SECRET, fetch: fetchImpl, maxRetries: 0, rateLimit: false });
+    return new PartnerClient({
+      baseUrl: 'https://partner.example.test',
+      key: KEY,
+      secret: SECRET,
+      fetch: fetchImpl,
+      maxRetries: 0,
+      rateLimit: false,
+    });
   }
 
   async function readBy(client: PartnerClient): Promise<number | undefined> {
@@ -143,7 +150,12 @@ describe('Retry-After, property-based (through the fetch option, answered in-pro
 
   const ows = fc.constantFrom('', ' ', '\t', '  ');
   /** Printable Latin-1 and tab: what a header value can carry. */
-  const headerText = fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff }), fc.constant(9)).map((code) => String.fromCharCode(code)), maxLength: 24 });
+  const headerText = fc.string({
+    unit: fc
+      .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff }), fc.constant(9))
+      .map((code) => String.fromCharCode(code)),
+    maxLength: 24,
+  });
 
   it('reads any run of digits, with optional whitespace around it, as that many seconds', async () => {
     const header = { value: '' };
@@ -187,7 +199,10 @@ describe('Retry-After, property-based (through the fetch option, answered in-pro
       await fc.assert(
         fc.asyncProperty(
           fc.oneof(
-            fc.double({ noNaN: true }).map((n) => String(n)).filter((text) => !/^[0-9]+$/.test(text)),
+            fc
+              .double({ noNaN: true })
+              .map((n) => String(n))
+              .filter((text) => !/^[0-9]+$/.test(text)),
             fc.integer({ min: 0, max: 10_000 }).map((n) => `+${n}`),
             fc.integer({ min: 1, max: 10_000 }).map((n) => `-${n}`),
             fc.integer({ min: 0, max: 10_000 }).map((n) => `0x${n.toString(16)}`),

@@ -47,7 +47,7 @@ describe('Idempotency-Key', () => {
     expect(t.server.requestsTo(CANCEL)[0]?.headers['idempotency-key']).toBe('order-42-cancel');
   });
 
-  it("makes any write retryable when the caller gives a key", async () => {
+  it('makes any write retryable when the caller gives a key', async () => {
     t.server.on('POST /api/v1.1/thing', [fail(500, 'INTERNAL_ERROR'), ok({ done: true })]);
     await t.client.request({ method: 'POST', path: '/api/v1.1/thing', body: {}, idempotencyKey: 'thing-1' });
     const requests = t.server.requestsTo('POST /api/v1.1/thing');

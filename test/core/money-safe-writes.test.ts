@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ConnectionError,
-  InternalServerError,
-  InvalidResponseError,
-  PartnerClient,
-  TimeoutError,
-} from '../../src/index.js';
+import { ConnectionError, InternalServerError, InvalidResponseError, PartnerClient, TimeoutError } from '../../src/index.js';
 import { fail, ok } from '../helpers/server.js';
 import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
 

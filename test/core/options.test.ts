@@ -188,7 +188,14 @@ describe('per-request options', () => {
 
   it('sends valid options exactly: the key, the headers, the per-call limits', async () => {
     t.server.on('POST /api/v1.1/thing', ok({ done: true }));
-    await t.client.request({ method: 'POST', path: '/api/v1.1/thing', body: {}, idempotencyKey: 'order 42/cancel:1', headers: { 'X-Trace': 'a b\tc' }, timeoutMs: 5_000 });
+    await t.client.request({
+      method: 'POST',
+      path: '/api/v1.1/thing',
+      body: {},
+      idempotencyKey: 'order 42/cancel:1',
+      headers: { 'X-Trace': 'a b\tc' },
+      timeoutMs: 5_000,
+    });
     const sent = t.server.requestsTo('POST /api/v1.1/thing').at(-1);
     expect(sent?.headers['idempotency-key']).toBe('order 42/cancel:1');
     expect(sent?.headers['x-trace']).toBe('a b\tc');

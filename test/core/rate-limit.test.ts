@@ -74,9 +74,7 @@ describe('client-side windows', () => {
     const client = await t.connect({ rateLimit: { endpoints: { [SMS]: { limit: 2, windowMs: 600 } } } });
     await getThing(client);
     const start = performance.now();
-    const sms = Promise.all(
-      Array.from({ length: 3 }, () => client.request({ method: 'POST', path: '/api/v1.1/sms', body: {} })),
-    );
+    const sms = Promise.all(Array.from({ length: 3 }, () => client.request({ method: 'POST', path: '/api/v1.1/sms', body: {} })));
     await getThing(client);
     expect(elapsedSince(start)).toBeLessThan(300);
     await sms;
@@ -90,11 +88,7 @@ describe('client-side windows', () => {
     const client = await t.connect({ rateLimit: { endpoints: { [route]: { limit: 2, windowMs: 500 } } } });
     await getThing(client).catch(() => undefined);
     const start = performance.now();
-    await Promise.all(
-      ['8901', '8902', '8901'].map((iccid) =>
-        client.request({ method: 'POST', path: `/api/v1.1/sims/${iccid}/renew-number` }),
-      ),
-    );
+    await Promise.all(['8901', '8902', '8901'].map((iccid) => client.request({ method: 'POST', path: `/api/v1.1/sims/${iccid}/renew-number` })));
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(500 - 5);
   });
 });

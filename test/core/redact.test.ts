@@ -37,10 +37,7 @@ function capture(): Logger & { lines: string[] } {
 
 describe('secrets never leave in errors', () => {
   it('scrubs credentials a server echoes into an error message and details', async () => {
-    t.server.on(
-      TOKEN_ROUTE,
-      fail(401, 'UNAUTHORIZED', { message: `bad key ${KEY} or secret ${SECRET}`, details: { key: KEY, secret: SECRET } }),
-    );
+    t.server.on(TOKEN_ROUTE, fail(401, 'UNAUTHORIZED', { message: `bad key ${KEY} or secret ${SECRET}`, details: { key: KEY, secret: SECRET } }));
     const client = t.client;
     const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
     expect((error as Error).message).toContain('[REDACTED]');
@@ -48,7 +45,10 @@ describe('secrets never leave in errors', () => {
   });
 
   it('scrubs the access token from errors of authenticated calls', async () => {
-    t.server.on('GET /api/v1.1/ping', fail(400, 'VALIDATION_ERROR', { message: `token ${TOKEN} not allowed here`, details: { validationErrors: [TOKEN] } }));
+    t.server.on(
+      'GET /api/v1.1/ping',
+      fail(400, 'VALIDATION_ERROR', { message: `token ${TOKEN} not allowed here`, details: { validationErrors: [TOKEN] } }),
+    );
     const client = t.client;
     const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
     expectNoSecret(error);
@@ -110,7 +110,13 @@ describe('secrets of earlier tokens and of transactions', () => {
     t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
     t.server.on(
       'GET /api/v3/transactions/tx_1',
-      ok({ transactionId: 'tx_1', status: 'FAILED', errorCode: 'PRICING_NOT_CONFIGURED', error: `refused for ${KEY} / ${TOKEN}`, result: { echo: SECRET } }),
+      ok({
+        transactionId: 'tx_1',
+        status: 'FAILED',
+        errorCode: 'PRICING_NOT_CONFIGURED',
+        error: `refused for ${KEY} / ${TOKEN}`,
+        result: { echo: SECRET },
+      }),
     );
     const client = t.client;
     await client.request({ method: 'GET', path: '/api/v1.1/ping' });
@@ -226,7 +232,10 @@ describe('plain http', () => {
     const fetchImpl: typeof fetch = async (input) => {
       calls.push(String(input));
       return new Response(
-        JSON.stringify({ success: true, data: { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600, expires_at: new Date(Date.now() + 3_600_000).toISOString() } }),
+        JSON.stringify({
+          success: true,
+          data: { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600, expires_at: new Date(Date.now() + 3_600_000).toISOString() },
+        }),
         { status: 200 },
       );
     };
@@ -260,7 +269,9 @@ describe('plain http', () => {
 
   it('sends over http:// to a non-loopback host when allowInsecureHttp is set', async () => {
     const { calls, fetchImpl } = countingFetch();
-    const client = t.track(new PartnerClient({ baseUrl: 'http://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl, allowInsecureHttp: true }));
+    const client = t.track(
+      new PartnerClient({ baseUrl: 'http://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl, allowInsecureHttp: true }),
+    );
     await client.request({ method: 'GET', path: '/api/v1.1/auth/token', auth: false });
     expect(calls).toEqual(['http://api.example.test/api/v1.1/auth/token']);
   });
@@ -275,13 +286,10 @@ describe('plain http', () => {
     'http://[::1]:9',
     'http://[0:0:0:0:0:0:0:1]:9',
     'http://[::ffff:127.0.0.1]:9',
-  ])(
-    'allows plain http to loopback %s',
-    async (baseUrl) => {
-      const { calls, fetchImpl } = countingFetch();
-      const client = t.track(new PartnerClient({ baseUrl, key: KEY, secret: SECRET, fetch: fetchImpl }));
-      await client.request({ method: 'GET', path: '/x', auth: false });
-      expect(calls).toHaveLength(1);
-    },
-  );
+  ])('allows plain http to loopback %s', async (baseUrl) => {
+    const { calls, fetchImpl } = countingFetch();
+    const client = t.track(new PartnerClient({ baseUrl, key: KEY, secret: SECRET, fetch: fetchImpl }));
+    await client.request({ method: 'GET', path: '/x', auth: false });
+    expect(calls).toHaveLength(1);
+  });
 });

@@ -53,7 +53,11 @@ describe.each(transports)('redirects are never followed (%s)', (_name, transport
   });
 
   it('refuses a 302 on an authenticated GET: default headers are not forwarded, the other 2xx is not data', async () => {
-    t.server.on('GET /api/v1.1/thing', { status: 302, headers: { location: `${elsewhere.url}/steal?${LOCATION_SECRET}` }, json: { success: true, data: 'moved' } });
+    t.server.on('GET /api/v1.1/thing', {
+      status: 302,
+      headers: { location: `${elsewhere.url}/steal?${LOCATION_SECRET}` },
+      json: { success: true, data: 'moved' },
+    });
     const client = await t.connect({ ...transportOptions, defaultHeaders: { 'x-api-key': 'xk_default_header_91c3' } });
     const error = await client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
     expectRefused(error, 302);

@@ -76,9 +76,7 @@ for (const transport of ['undici', 'fetch'] as const) {
       ['schema', { parse: () => 1 }],
     ])('refuses %s = %o before sending anything', async (field, value) => {
       const client = await connect();
-      const error = await client
-        .request({ method: 'GET', path: '/api/v1.1/ping', [field]: value })
-        .catch((caught: unknown) => caught);
+      const error = await client.request({ method: 'GET', path: '/api/v1.1/ping', [field]: value }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(RequestValidationError);
       expect((error as RequestValidationError).issues[0]?.path).toBe(field);
       expect(t.server.requests).toHaveLength(0);
@@ -86,9 +84,7 @@ for (const transport of ['undici', 'fetch'] as const) {
 
     it('refuses a method outside the HTTP methods of the API', async () => {
       const client = await connect();
-      const error = await client
-        .request({ method: 'TRACE' as 'GET', path: '/api/v1.1/ping' })
-        .catch((caught: unknown) => caught);
+      const error = await client.request({ method: 'TRACE' as 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(RequestValidationError);
       expect(t.server.requests).toHaveLength(0);
     });

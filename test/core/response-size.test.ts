@@ -138,15 +138,18 @@ describe.each(transports)('maxResponseBytes (%s)', (_name, transportOptions) => 
 });
 
 describe('maxResponseBytes option', () => {
-  it.each([-1, 0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1000'])('refuses %s at construction with a ConfigurationError naming the option', (value) => {
-    let error: unknown;
-    try {
-      client({ maxResponseBytes: value as number });
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(ConfigurationError);
-    expect((error as Error).message).toMatch(/maxResponseBytes/);
-    expect(apiRequests).toBe(0);
-  });
+  it.each([-1, 0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1000'])(
+    'refuses %s at construction with a ConfigurationError naming the option',
+    (value) => {
+      let error: unknown;
+      try {
+        client({ maxResponseBytes: value as number });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toMatch(/maxResponseBytes/);
+      expect(apiRequests).toBe(0);
+    },
+  );
 });

@@ -199,10 +199,13 @@ describe('many calls waiting', () => {
 });
 
 describe('maxServerWaitMs option', () => {
-  it.each([-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, '60000', 60_000n])('refuses %s at construction with a ConfigurationError naming the option, sending nothing', async (value) => {
-    const error = await t.connect({ maxServerWaitMs: value as number }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ConfigurationError);
-    expect((error as Error).message).toMatch(/maxServerWaitMs/);
-    expect(t.server.requests).toHaveLength(0);
-  });
+  it.each([-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, '60000', 60_000n])(
+    'refuses %s at construction with a ConfigurationError naming the option, sending nothing',
+    async (value) => {
+      const error = await t.connect({ maxServerWaitMs: value as number }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toMatch(/maxServerWaitMs/);
+      expect(t.server.requests).toHaveLength(0);
+    },
+  );
 });

@@ -131,25 +131,31 @@ describe('cancellation', () => {
 });
 
 describe('close()', () => {
-  it.each(['close', 'destroy'])('%s() lets a process exit promptly, with no handle left, even with a call waiting out a 30 s Retry-After', async (mode) => {
-    t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
-    t.server.on('GET /api/v1.1/busy', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
-    const script = fileURLToPath(new URL('../helpers/server-child.ts', import.meta.url));
-    const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-    const child = spawn(tsx, [script], { env: { ...process.env, CHILD_BASE_URL: t.server.url, CHILD_MODE: mode }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let errors = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const exitedAt = Date.now();
-    expect(errors).toBe('');
-    expect(code).toBe(0);
-    const report = JSON.parse(output.trim()) as { closedAt: number; handles: string[]; waitingOutcome: string };
-    expect(report.handles).toEqual([]);
-    expect(report.waitingOutcome).toBe('ClientClosedError');
-    expect(exitedAt - report.closedAt).toBeLessThan(2000);
-  });
+  it.each(['close', 'destroy'])(
+    '%s() lets a process exit promptly, with no handle left, even with a call waiting out a 30 s Retry-After',
+    async (mode) => {
+      t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
+      t.server.on('GET /api/v1.1/busy', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
+      const script = fileURLToPath(new URL('../helpers/server-child.ts', import.meta.url));
+      const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+      const child = spawn(tsx, [script], {
+        env: { ...process.env, CHILD_BASE_URL: t.server.url, CHILD_MODE: mode },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      let errors = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const exitedAt = Date.now();
+      expect(errors).toBe('');
+      expect(code).toBe(0);
+      const report = JSON.parse(output.trim()) as { closedAt: number; handles: string[]; waitingOutcome: string };
+      expect(report.handles).toEqual([]);
+      expect(report.waitingOutcome).toBe('ClientClosedError');
+      expect(exitedAt - report.closedAt).toBeLessThan(2000);
+    },
+  );
 
   it('rejects calls made after close()', async () => {
     await t.client.close();

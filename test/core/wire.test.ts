@@ -37,7 +37,18 @@ describe('request line and headers', () => {
     t.server.on('GET /partner/api/v1.1/ping', ok(1));
     t.server.on('POST /partner/api/v1.1/auth/token', (request, count) => {
       void request;
-      return { status: 200, json: { success: true, data: { access_token: `tok-${count}-prefix99`, token_type: 'Bearer', expires_in: 3600, expires_at: new Date(Date.now() + 3_600_000).toISOString() } } };
+      return {
+        status: 200,
+        json: {
+          success: true,
+          data: {
+            access_token: `tok-${count}-prefix99`,
+            token_type: 'Bearer',
+            expires_in: 3600,
+            expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+          },
+        },
+      };
     });
     const client = await t.connect({ baseUrl: `${t.server.url}/partner/` });
     await expect(client.request({ method: 'GET', path: '/api/v1.1/ping' })).resolves.toBe(1);

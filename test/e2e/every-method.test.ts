@@ -103,7 +103,11 @@ describe('every method of the resource table, against the sandbox', () => {
     const r = run();
     const context = row.setup ? await row.setup(r) : {};
     // resolved before the call: the sandbox's fixtures follow its state (an assigned device is no longer "unassigned")
-    const expected = { method: row.method, path: row.path(r, context), query: (typeof row.query === 'function' ? row.query(r, context) : row.query) ?? {} };
+    const expected = {
+      method: row.method,
+      path: row.path(r, context),
+      query: (typeof row.query === 'function' ? row.query(r, context) : row.query) ?? {},
+    };
     const expectedBody = row.body ? row.body(r, context) : null;
     const from = r.sandbox.requests().length;
     const key = `e2e ${row.name} ${from}`;

@@ -15,10 +15,7 @@ describe('a keyed retry that meets its own original still in flight (409 CONFLIC
     // The original is held 700 ms by the sandbox; the client gives up on it after 150 ms and retries.
     await force(sandbox, { method: 'POST', path: '/api/v1.1/esim', delayMs: 700 });
     const started = sandbox.requests().length;
-    const handle = await client.esim.provision(
-      { planId: sandbox.fixtures.pricedPlanId },
-      { idempotencyKey: 'order-9-esim', timeoutMs: 150 },
-    );
+    const handle = await client.esim.provision({ planId: sandbox.fixtures.pricedPlanId }, { idempotencyKey: 'order-9-esim', timeoutMs: 150 });
     const sent = partnerRequests(sandbox, started).filter((request) => request.path === '/api/v1.1/esim');
     // the original, at least one retry answered 409 in flight, and the replay
     expect(sent.length).toBeGreaterThanOrEqual(3);

@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { type LoggedRequest, startSandbox } from '../../src/sandbox/index.js';
-import {
-  PartnerClient,
-  RequestValidationError,
-  ResponseValidationError,
-  TransactionFailedError,
-  TransactionTimeoutError,
-} from '../../src/index.js';
+import { PartnerClient, RequestValidationError, ResponseValidationError, TransactionFailedError, TransactionTimeoutError } from '../../src/index.js';
 import { force, useSandbox } from './sandbox.js';
 
 const run = useSandbox({ seed: 11, simCount: 260 });
 
-const simListRequests = (): LoggedRequest[] => run().sandbox.requests().filter((request) => request.path === '/api/v1.1/sims');
+const simListRequests = (): LoggedRequest[] =>
+  run()
+    .sandbox.requests()
+    .filter((request) => request.path === '/api/v1.1/sims');
 
 describe('auto-pagination against the sandbox', () => {
   it('walks all 260 SIMs once each across pages of 100', async () => {
@@ -78,7 +75,10 @@ describe('waiting for transactions', () => {
   });
 
   it('rejects with the signal reason when aborted, from an id alone', async () => {
-    const handle = await run().client.plans.purchaseAsync({ planId: run().sandbox.fixtures.pricedPlanId, iccid: run().sandbox.fixtures.physicalIccid });
+    const handle = await run().client.plans.purchaseAsync({
+      planId: run().sandbox.fixtures.pricedPlanId,
+      iccid: run().sandbox.fixtures.physicalIccid,
+    });
     const controller = new AbortController();
     const reason = new Error('shutting down');
     controller.abort(reason);
@@ -109,7 +109,11 @@ describe('forward compatibility and broken answers', () => {
       method: 'GET',
       path: '/api/v1.1/sims',
       status: 200,
-      body: { success: true, data: [{ ...sim, status: 'SUSPENDED', esimProfile: { state: 'installed' } }], meta: { page: 1, pageSize: 20, total: 1, totalPages: 1 } },
+      body: {
+        success: true,
+        data: [{ ...sim, status: 'SUSPENDED', esimProfile: { state: 'installed' } }],
+        meta: { page: 1, pageSize: 20, total: 1, totalPages: 1 },
+      },
     });
     const page = await run().client.sims.list();
     expect(page.data[0]?.status).toBe('SUSPENDED');
@@ -124,16 +128,29 @@ describe('forward compatibility and broken answers', () => {
       status: 200,
       body: { success: true, data: [sim, withoutIccid], meta: { page: 1, pageSize: 20, total: 2, totalPages: 1 } },
     });
-    const error = await run().client.sims.list().catch((caught: unknown) => caught);
+    const error = await run()
+      .client.sims.list()
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues.map((issue) => issue.path)).toEqual(['1.iccid']);
     expect((error as ResponseValidationError).route).toBe('GET /api/v1.1/sims');
   });
 
   it("validateResponses: 'off' hands the broken answer through", async () => {
-    const trusting = new PartnerClient({ baseUrl: run().sandbox.url, key: run().sandbox.key, secret: run().sandbox.secret, rateLimit: false, validateResponses: 'off' });
+    const trusting = new PartnerClient({
+      baseUrl: run().sandbox.url,
+      key: run().sandbox.key,
+      secret: run().sandbox.secret,
+      rateLimit: false,
+      validateResponses: 'off',
+    });
     try {
-      await force(run().sandbox, { method: 'GET', path: '/api/v1.1/credit-balance', status: 200, body: { success: true, data: { creditBalance: 'none' } } });
+      await force(run().sandbox, {
+        method: 'GET',
+        path: '/api/v1.1/credit-balance',
+        status: 200,
+        body: { success: true, data: { creditBalance: 'none' } },
+      });
       await expect(trusting.billing.retrieveCreditBalance()).resolves.toEqual({ creditBalance: 'none' });
     } finally {
       await trusting.close();

@@ -124,7 +124,9 @@ describe('webhooks', () => {
     expect(listed.every((registration) => !('signingSecret' in registration))).toBe(true);
     await expect(client.webhooks.update(created.id, { eventType: 'both' })).resolves.toMatchObject({ eventType: 'both' });
     await expect(client.webhooks.test(created.id)).rejects.toMatchObject({ status: 502, code: 'DELIVERY_FAILED' });
-    const { data: [delivery] } = await client.webhooks.deliveries.list({ webhookId: created.id });
+    const {
+      data: [delivery],
+    } = await client.webhooks.deliveries.list({ webhookId: created.id });
     expect(delivery?.status).toBe('FAILED');
     await expect(client.webhooks.deliveries.redeliver(delivery?.deliveryId as string)).resolves.toMatchObject({ status: 'PENDING' });
     await client.webhooks.delete(created.id);

@@ -45,9 +45,21 @@ describe("validateResponses: 'off'", () => {
   it('refuses a transaction poll whose data has no status, instead of polling on or throwing a TypeError', async () => {
     const { sandbox, client } = run();
     const handle = await client.esim.provision({ planId: sandbox.fixtures.pricedPlanId });
-    await force(sandbox, { method: 'GET', path: `/api/v3/transactions/${handle.transactionId}`, status: 200, body: { success: true, data: null }, times: 5 });
+    await force(sandbox, {
+      method: 'GET',
+      path: `/api/v3/transactions/${handle.transactionId}`,
+      status: 200,
+      body: { success: true, data: null },
+      times: 5,
+    });
     await expect(handle.wait({ pollIntervalMs: 100 })).rejects.toBeInstanceOf(ResponseValidationError);
-    await force(sandbox, { method: 'GET', path: `/api/v3/transactions/${handle.transactionId}`, status: 200, body: { success: true, data: { status: 3 } }, times: 5 });
+    await force(sandbox, {
+      method: 'GET',
+      path: `/api/v3/transactions/${handle.transactionId}`,
+      status: 200,
+      body: { success: true, data: { status: 3 } },
+      times: 5,
+    });
     await expect(client.transactions.wait(handle.transactionId, { pollIntervalMs: 100 })).rejects.toBeInstanceOf(ResponseValidationError);
   });
 

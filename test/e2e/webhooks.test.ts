@@ -58,7 +58,12 @@ describe('webhooks.update against the sandbox', () => {
 describe('webhooks.deliveries.list against the sandbox', () => {
   it('walks the whole log, newest first, with a small pageSize', async () => {
     const { client } = run();
-    const created = await client.webhooks.create({ operator: 'Optus', network: 'Optus 5G', eventType: 'sms', webhookUrls: { messageUrl: `${UNREACHABLE}/sms` } });
+    const created = await client.webhooks.create({
+      operator: 'Optus',
+      network: 'Optus 5G',
+      eventType: 'sms',
+      webhookUrls: { messageUrl: `${UNREACHABLE}/sms` },
+    });
     for (let i = 0; i < 3; i += 1) await expect(client.webhooks.test(created.id)).rejects.toBeInstanceOf(DeliveryFailedError);
 
     const seen: string[] = [];

@@ -45,11 +45,15 @@ describe('examples', () => {
     expect(scripts.length).toBeGreaterThanOrEqual(5);
   });
 
-  it.each(scripts)('%s runs to completion against a fresh sandbox and exits on its own', async (name) => {
-    const outcome = await runExample(name);
-    expect(outcome.signal, `${name} was killed after ${LIMIT_MS} ms: it hung\n${outcome.stdout}`).toBeNull();
-    expect(outcome.stderr).toBe('');
-    expect(outcome.code, outcome.stdout).toBe(0);
-    expect(outcome.stdout.trim().length).toBeGreaterThan(0);
-  }, LIMIT_MS + 10_000);
+  it.each(scripts)(
+    '%s runs to completion against a fresh sandbox and exits on its own',
+    async (name) => {
+      const outcome = await runExample(name);
+      expect(outcome.signal, `${name} was killed after ${LIMIT_MS} ms: it hung\n${outcome.stdout}`).toBeNull();
+      expect(outcome.stderr).toBe('');
+      expect(outcome.code, outcome.stdout).toBe(0);
+      expect(outcome.stdout.trim().length).toBeGreaterThan(0);
+    },
+    LIMIT_MS + 10_000,
+  );
 });

@@ -65,9 +65,7 @@ export async function startResourcesServer(): Promise<ResourcesServer> {
       } else {
         requests.push(seen);
         const handler = handlers.get(`${seen.method} ${path}`);
-        answer = handler
-          ? await handler(seen)
-          : { status: 404, body: { success: false, error: { code: 'NOT_FOUND', message: 'no such route' } } };
+        answer = handler ? await handler(seen) : { status: 404, body: { success: false, error: { code: 'NOT_FOUND', message: 'no such route' } } };
       }
       if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
       if (response.destroyed) return;

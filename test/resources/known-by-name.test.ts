@@ -25,14 +25,63 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'sims.renewNumber', method: 'POST', path: '/api/v1.1/sims/8901/renew-number', status: 200, answer: envelope({}), send: (c, body) => c.sims.renewNumber('8901', body) },
-  { name: 'plans.purchase', method: 'POST', path: '/api/v1.1/plans/purchase', status: 200, answer: envelope({}), send: (c, body) => c.plans.purchase(body) },
-  { name: 'plans.purchaseAsync', method: 'POST', path: '/api/v3/plans/purchase', status: 202, answer: envelope(accepted), send: (c, body) => c.plans.purchaseAsync(body) },
-  { name: 'esim.provision', method: 'POST', path: '/api/v1.1/esim', status: 202, answer: envelope(accepted), send: (c, body) => c.esim.provision(body) },
-  { name: 'billing.topUp', method: 'POST', path: '/api/v1.1/top-up', status: 201, answer: envelope(accepted), send: (c, body) => c.billing.topUp(body) },
-  { name: 'portIns.checkEligibility', method: 'POST', path: '/api/v1.1/port-in/eligibility', status: 200, answer: envelope({}), send: (c, body) => c.portIns.checkEligibility(body) },
+  {
+    name: 'sims.renewNumber',
+    method: 'POST',
+    path: '/api/v1.1/sims/8901/renew-number',
+    status: 200,
+    answer: envelope({}),
+    send: (c, body) => c.sims.renewNumber('8901', body),
+  },
+  {
+    name: 'plans.purchase',
+    method: 'POST',
+    path: '/api/v1.1/plans/purchase',
+    status: 200,
+    answer: envelope({}),
+    send: (c, body) => c.plans.purchase(body),
+  },
+  {
+    name: 'plans.purchaseAsync',
+    method: 'POST',
+    path: '/api/v3/plans/purchase',
+    status: 202,
+    answer: envelope(accepted),
+    send: (c, body) => c.plans.purchaseAsync(body),
+  },
+  {
+    name: 'esim.provision',
+    method: 'POST',
+    path: '/api/v1.1/esim',
+    status: 202,
+    answer: envelope(accepted),
+    send: (c, body) => c.esim.provision(body),
+  },
+  {
+    name: 'billing.topUp',
+    method: 'POST',
+    path: '/api/v1.1/top-up',
+    status: 201,
+    answer: envelope(accepted),
+    send: (c, body) => c.billing.topUp(body),
+  },
+  {
+    name: 'portIns.checkEligibility',
+    method: 'POST',
+    path: '/api/v1.1/port-in/eligibility',
+    status: 200,
+    answer: envelope({}),
+    send: (c, body) => c.portIns.checkEligibility(body),
+  },
   { name: 'portIns.submit', method: 'POST', path: '/api/v3/port-in', status: 202, answer: accepted, send: (c, body) => c.portIns.submit(body) },
-  { name: 'teamMembers.create', method: 'POST', path: '/api/v1.1/team-members', status: 201, answer: envelope({}), send: (c, body) => c.teamMembers.create(body) },
+  {
+    name: 'teamMembers.create',
+    method: 'POST',
+    path: '/api/v1.1/team-members',
+    status: 201,
+    answer: envelope({}),
+    send: (c, body) => c.teamMembers.create(body),
+  },
 ];
 
 describe('bodies of endpoints known by name only', () => {

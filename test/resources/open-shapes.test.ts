@@ -62,12 +62,25 @@ const cases: Case[] = [
     name: 'plan tieredPricing as an array, volumeTierPricing as null',
     method: 'GET',
     path: '/api/v1.1/plans/Metered',
-    answer: envelope({ ...plan, tieredPricing: [{ upTo: 5, price: 1 }, { upTo: null, price: 0.5 }], volumeTierPricing: null }),
+    answer: envelope({
+      ...plan,
+      tieredPricing: [
+        { upTo: 5, price: 1 },
+        { upTo: null, price: 0.5 },
+      ],
+      volumeTierPricing: null,
+    }),
     call: async (c) => {
       const found = await c.plans.retrieve('Metered');
       return [found.tieredPricing, found.volumeTierPricing];
     },
-    expected: [[{ upTo: 5, price: 1 }, { upTo: null, price: 0.5 }], null],
+    expected: [
+      [
+        { upTo: 5, price: 1 },
+        { upTo: null, price: 0.5 },
+      ],
+      null,
+    ],
   },
   {
     name: 'user records with fields of any JSON type',

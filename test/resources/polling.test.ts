@@ -111,9 +111,7 @@ describe('async operations', () => {
     const controller = new AbortController();
     const reason = new Error('worker shutting down');
     setTimeout(() => controller.abort(reason), 50);
-    await expect(
-      server.client().transactions.wait('tx_1', { pollIntervalMs: 100, signal: controller.signal }),
-    ).rejects.toBe(reason);
+    await expect(server.client().transactions.wait('tx_1', { pollIntervalMs: 100, signal: controller.signal })).rejects.toBe(reason);
     const count = polls().length;
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(polls()).toHaveLength(count);
@@ -237,7 +235,9 @@ describe('wait options', () => {
     scriptTransaction([{ status: 'PENDING' }]);
     const client = server.client();
     const fromId = await client.transactions.wait('tx_1', { [option]: value }).catch((caught: unknown) => caught);
-    const handle = new TransactionHandle({ transactionId: 'tx_1', statusEndpoint: TX_PATH }, (signal) => client.transactions.retrieve('tx_1', { signal }));
+    const handle = new TransactionHandle({ transactionId: 'tx_1', statusEndpoint: TX_PATH }, (signal) =>
+      client.transactions.retrieve('tx_1', { signal }),
+    );
     const fromHandle = await handle.wait({ [option]: value }).catch((caught: unknown) => caught);
     for (const error of [fromId, fromHandle]) {
       expect(error).toBeInstanceOf(RequestValidationError);

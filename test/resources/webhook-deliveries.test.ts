@@ -89,7 +89,9 @@ describe('webhooks.deliveries.list pages', () => {
     ['a fractional page', { page: 1.5 }, 'page'],
     ['an unknown parameter', { limit: 10 }, ''],
   ])('refuses %s before sending', async (_name, params, path) => {
-    const error = await client().webhooks.deliveries.list(params as never).catch((caught: unknown) => caught);
+    const error = await client()
+      .webhooks.deliveries.list(params as never)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues.map((issue) => issue.path)).toEqual([path]);
     expect(use().server.requests).toHaveLength(0);

@@ -70,9 +70,7 @@ describe('account state: the billing customer is missing', () => {
     await setAccount({ customerMissing: true });
     const client = new PartnerClient({ baseUrl: s.sandbox.url, key: s.sandbox.key, secret: s.sandbox.secret, rateLimit: false });
     try {
-      await expect(client.billing.retrieveCreditBalance()).rejects.toSatisfy(
-        (e: unknown) => e instanceof NotFoundError && e.code === 'NOT_FOUND',
-      );
+      await expect(client.billing.retrieveCreditBalance()).rejects.toSatisfy((e: unknown) => e instanceof NotFoundError && e.code === 'NOT_FOUND');
     } finally {
       await client.close();
     }

@@ -36,7 +36,10 @@ describe('async transactions', () => {
   });
 
   it('ends FAILED with HTTP 200 and an errorCode for an unknown ICCID or an unpriced plan', async () => {
-    const unknown = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', { token: s.token, body: { iccid: '8900000000000000000', planId: 'Business 5GB' } });
+    const unknown = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', {
+      token: s.token,
+      body: { iccid: '8900000000000000000', planId: 'Business 5GB' },
+    });
     const unpriced = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', {
       token: s.token,
       body: { iccid: s.sandbox.fixtures.physicalIccid, planId: s.sandbox.fixtures.unpricedPlanId },

@@ -36,7 +36,12 @@ describe('token exchange', () => {
 describe('bearer check', () => {
   it('answers 401 for a missing, malformed or forged token', async () => {
     const forged = `${s.token.slice(0, -4)}AAAA`;
-    const variants: Record<string, string>[] = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: `Bearer ${forged}` }];
+    const variants: Record<string, string>[] = [
+      {},
+      { authorization: 'Basic abc' },
+      { authorization: 'Bearer' },
+      { authorization: `Bearer ${forged}` },
+    ];
     for (const headers of variants) {
       const res = await call(s.sandbox, 'GET', '/api/v1.1/sims', { headers });
       expect(res.status).toBe(401);

@@ -135,7 +135,13 @@ describe('a separate sandbox per hostile run', () => {
   it('survives a burst of hostile control calls and still resets', async () => {
     const sandbox = await startSandbox({ port: 0 });
     try {
-      const hostile: unknown[] = [{ advanceMs: -1 }, { advanceMs: Number.MAX_VALUE }, { scale: Number.MIN_VALUE / 2 }, { token: '' }, { __proto__: { x: 1 } }];
+      const hostile: unknown[] = [
+        { advanceMs: -1 },
+        { advanceMs: Number.MAX_VALUE },
+        { scale: Number.MIN_VALUE / 2 },
+        { token: '' },
+        { __proto__: { x: 1 } },
+      ];
       for (const body of hostile) {
         for (const path of ['/_sandbox/time', '/_sandbox/tokens/revoke', '/_sandbox/reset']) {
           const res = await call(sandbox, 'POST', path, { body });

@@ -68,7 +68,9 @@ describe('control methods refuse bad input as the routes do', () => {
 
   it('throws a TypeError naming unknown members and the allowed ones', () => {
     expect(() => sandbox.force({ path: '/api/v1.1/sims', stauts: 503 } as never)).toThrow(
-      new TypeError('force: rule: unknown field stauts (allowed: method, path, status, code, message, details, body, html, headers, delayMs, reset, resetAfter, times)'),
+      new TypeError(
+        'force: rule: unknown field stauts (allowed: method, path, status, code, message, details, body, html, headers, delayMs, reset, resetAfter, times)',
+      ),
     );
     expect(() => sandbox.sendSmsEvent({ operator: 'Telstra', network: 'Telstra 4G', txt: 'x' } as never)).toThrow(
       new TypeError('sendSmsEvent: event: unknown field txt (allowed: operator, network, from, to, text)'),

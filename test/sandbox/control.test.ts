@@ -65,7 +65,12 @@ describe('request log, stats, time', () => {
     await call(s.sandbox, 'GET', '/_sandbox/stats');
     const { requests } = (await call(s.sandbox, 'GET', '/_sandbox/requests')).body;
     expect(requests).toHaveLength(2);
-    expect(requests[0]).toMatchObject({ method: 'POST', path: '/api/v1.1/auth/token', body: { key: '[REDACTED]', secret: '[REDACTED]' }, status: 200 });
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/api/v1.1/auth/token',
+      body: { key: '[REDACTED]', secret: '[REDACTED]' },
+      status: 200,
+    });
     expect(requests[1]).toMatchObject({ method: 'GET', path: '/api/v1.1/sims', query: { status: 'ACTIVE', search: 'a b' }, body: null });
     expect(requests[1].headers.authorization).toBe('[REDACTED]');
     expect(JSON.stringify(requests)).not.toContain(s.token);
@@ -124,10 +129,14 @@ describe('fault injection', () => {
         for (let i = 0; i < 40; i++) {
           outcomes.push(
             await new Promise<string>((resolve) => {
-              const req = httpRequest(`${faulty.url}/api/v1.1/port-in/eligibility`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-                res.resume();
-                res.on('end', () => resolve(String(res.statusCode)));
-              });
+              const req = httpRequest(
+                `${faulty.url}/api/v1.1/port-in/eligibility`,
+                { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+                (res) => {
+                  res.resume();
+                  res.on('end', () => resolve(String(res.statusCode)));
+                },
+              );
               req.on('error', () => resolve('reset'));
               req.end(JSON.stringify({ portInNumber: '+61400111222' }));
             }),

@@ -23,7 +23,9 @@ describe('determinism', () => {
     expect(new Set(sims.map((s) => s.iccid)).size).toBe(300);
     expect(new Set(sims.map((s) => s.operator)).size).toBeGreaterThanOrEqual(3);
     expect(sims.some((s) => s.isEsim) && sims.some((s) => !s.isEsim)).toBe(true);
-    expect(new Set(a.ctx.state.subscriptions.map((s) => s.status))).toEqual(new Set(['ACTIVE', 'PENDING', 'SCHEDULED', 'CANCELLED', 'CANCEL_SCHEDULED']));
+    expect(new Set(a.ctx.state.subscriptions.map((s) => s.status))).toEqual(
+      new Set(['ACTIVE', 'PENDING', 'SCHEDULED', 'CANCELLED', 'CANCEL_SCHEDULED']),
+    );
     const small = createSandbox({ simCount: 40 });
     expect(small.ctx.state.sims.size).toBe(40);
     await Promise.all([a.close(), b.close(), c.close(), small.close()]);

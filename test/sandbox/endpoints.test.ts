@@ -77,7 +77,17 @@ describe('every endpoint of spec part 4', () => {
 
 describe('required fields', () => {
   // Every member of these bodies is required, so an empty body names them all.
-  const writes = ['/api/v1.1/webhooks', '/api/v1.1/devices/{imei}/assign', '/api/v1.1/sms', '/api/v1.1/plans/purchase', '/api/v3/plans/purchase', '/api/v1.1/top-up', '/api/v1.1/port-in/eligibility', '/api/v3/port-in', '/api/v1.1/team-members'];
+  const writes = [
+    '/api/v1.1/webhooks',
+    '/api/v1.1/devices/{imei}/assign',
+    '/api/v1.1/sms',
+    '/api/v1.1/plans/purchase',
+    '/api/v3/plans/purchase',
+    '/api/v1.1/top-up',
+    '/api/v1.1/port-in/eligibility',
+    '/api/v3/port-in',
+    '/api/v1.1/team-members',
+  ];
 
   it('answers 400 MISSING_FIELDS naming each absent field in details.validationErrors, and VALIDATION_ERROR for a non-object body', async () => {
     const ids = await prepareIds(s, false);

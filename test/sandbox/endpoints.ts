@@ -32,12 +32,49 @@ export interface Endpoint {
   limit?: number;
 }
 
-const SIM = ['assignedStatus', 'assignedTo', 'createdAt', 'device', 'group', 'iccid', 'isEsim', 'network', 'operator', 'operatorStatus', 'phoneNumber', 'status'];
+const SIM = [
+  'assignedStatus',
+  'assignedTo',
+  'createdAt',
+  'device',
+  'group',
+  'iccid',
+  'isEsim',
+  'network',
+  'operator',
+  'operatorStatus',
+  'phoneNumber',
+  'status',
+];
 const SUBSCRIPTION = ['autoTopUp', 'endDate', 'iccid', 'network', 'operator', 'productName', 'startDate', 'status'];
-const PLAN = ['currency', 'data', 'description', 'isEsim', 'network', 'operator', 'planType', 'price', 'productId', 'recurring', 'smsCount', 'validityDays', 'voiceMinutes'];
+const PLAN = [
+  'currency',
+  'data',
+  'description',
+  'isEsim',
+  'network',
+  'operator',
+  'planType',
+  'price',
+  'productId',
+  'recurring',
+  'smsCount',
+  'validityDays',
+  'voiceMinutes',
+];
 const REGISTRATION = ['authentication', 'createdAt', 'eventType', 'id', 'network', 'operator', 'retryPolicy', 'status', 'updatedAt', 'webhookUrls'];
 const DELIVERY = ['attempt', 'createdAt', 'deliveredAt', 'deliveryId', 'eventType', 'responseCode', 'status', 'webhookId'];
-const TRANSACTION = ['createdAt', 'message', 'processingCompletedAt', 'processingStartedAt', 'scheduledDate', 'status', 'timestamp', 'transactionId', 'updatedAt'];
+const TRANSACTION = [
+  'createdAt',
+  'message',
+  'processingCompletedAt',
+  'processingStartedAt',
+  'scheduledDate',
+  'status',
+  'timestamp',
+  'transactionId',
+  'updatedAt',
+];
 const ORDER = ['amount', 'createdAt', 'currency', 'iccid', 'orderId', 'planId', 'status'];
 const ACCEPTED = ['status', 'statusEndpoint', 'transactionId'];
 const TEAM_MEMBER = ['email', 'name', 'role', 'status'];
@@ -45,47 +82,250 @@ const enc = encodeURIComponent;
 
 export const ENDPOINTS: readonly Endpoint[] = [
   // Authentication and async status
-  { method: 'POST', template: '/api/v1.1/auth/token', path: () => '/api/v1.1/auth/token', status: 200, open: true, answer: { object: ['access_token', 'expires_at', 'expires_in', 'token_type'] } },
-  { method: 'GET', template: '/api/v3/transactions/{transactionId}', path: (i) => `/api/v3/transactions/${i.transactionId}`, status: 200, open: true, answer: { object: TRANSACTION } },
+  {
+    method: 'POST',
+    template: '/api/v1.1/auth/token',
+    path: () => '/api/v1.1/auth/token',
+    status: 200,
+    open: true,
+    answer: { object: ['access_token', 'expires_at', 'expires_in', 'token_type'] },
+  },
+  {
+    method: 'GET',
+    template: '/api/v3/transactions/{transactionId}',
+    path: (i) => `/api/v3/transactions/${i.transactionId}`,
+    status: 200,
+    open: true,
+    answer: { object: TRANSACTION },
+  },
   // SIMs, subscriptions, plans, eSIM
   { method: 'GET', template: '/api/v1.1/sims', path: () => '/api/v1.1/sims', status: 200, answer: { page: SIM } },
   { method: 'GET', template: '/api/v1.1/subscriptions', path: () => '/api/v1.1/subscriptions', status: 200, answer: { page: SUBSCRIPTION } },
-  { method: 'POST', template: '/api/v1.1/subscriptions/{iccid}/cancel', path: (i) => `/api/v1.1/subscriptions/${i.fixtures.activeSubscriptionIccid}/cancel`, status: 201, answer: { object: ['cancelledDate', 'iccid', 'status'] }, idempotent: 'subscriptions.cancel', limit: 30 },
-  { method: 'GET', template: '/api/v1.1/sims/{iccid}/subscription', path: (i) => `/api/v1.1/sims/${i.fixtures.physicalIccid}/subscription`, status: 200, answer: { object: [...SUBSCRIPTION, 'orderId', 'planCode', 'scheduledDate'] } },
-  { method: 'GET', template: '/api/v1.1/plans/{planId}', path: (i) => `/api/v1.1/plans/${enc(i.fixtures.pricedPlanId)}`, status: 200, answer: { object: PLAN } },
-  { method: 'GET', template: '/api/v1.1/esim/{iccid}/qr', path: (i) => `/api/v1.1/esim/${i.fixtures.esimIccid}/qr`, status: 200, answer: { object: ['activationCode', 'iccid', 'qrCodeUrl'] } },
+  {
+    method: 'POST',
+    template: '/api/v1.1/subscriptions/{iccid}/cancel',
+    path: (i) => `/api/v1.1/subscriptions/${i.fixtures.activeSubscriptionIccid}/cancel`,
+    status: 201,
+    answer: { object: ['cancelledDate', 'iccid', 'status'] },
+    idempotent: 'subscriptions.cancel',
+    limit: 30,
+  },
+  {
+    method: 'GET',
+    template: '/api/v1.1/sims/{iccid}/subscription',
+    path: (i) => `/api/v1.1/sims/${i.fixtures.physicalIccid}/subscription`,
+    status: 200,
+    answer: { object: [...SUBSCRIPTION, 'orderId', 'planCode', 'scheduledDate'] },
+  },
+  {
+    method: 'GET',
+    template: '/api/v1.1/plans/{planId}',
+    path: (i) => `/api/v1.1/plans/${enc(i.fixtures.pricedPlanId)}`,
+    status: 200,
+    answer: { object: PLAN },
+  },
+  {
+    method: 'GET',
+    template: '/api/v1.1/esim/{iccid}/qr',
+    path: (i) => `/api/v1.1/esim/${i.fixtures.esimIccid}/qr`,
+    status: 200,
+    answer: { object: ['activationCode', 'iccid', 'qrCodeUrl'] },
+  },
   // Port-ins, billing, team, groups, devices, messaging
-  { method: 'GET', template: '/api/v1.1/port-ins', path: () => '/api/v1.1/port-ins', status: 200, answer: { page: ['iccid', 'portInNumber', 'status', 'submittedAt'] } },
+  {
+    method: 'GET',
+    template: '/api/v1.1/port-ins',
+    path: () => '/api/v1.1/port-ins',
+    status: 200,
+    answer: { page: ['iccid', 'portInNumber', 'status', 'submittedAt'] },
+  },
   { method: 'GET', template: '/api/v1.1/credit-balance', path: () => '/api/v1.1/credit-balance', status: 200, answer: { object: ['creditBalance'] } },
   { method: 'GET', template: '/api/v1.1/team-members', path: () => '/api/v1.1/team-members', status: 200, answer: { page: TEAM_MEMBER } },
-  { method: 'GET', template: '/api/v1.1/team-members/{email}', path: (i) => `/api/v1.1/team-members/${enc(i.fixtures.plusTeamMemberEmail)}`, status: 200, answer: { object: [...TEAM_MEMBER, 'invitedAt'] } },
-  { method: 'GET', template: '/api/v1.1/sim-groups/{name}', path: () => `/api/v1.1/sim-groups/${enc('Sales/East')}`, status: 200, answer: { object: ['currency', 'dataQuota', 'dataUnit', 'name', 'spendLimit'] } },
-  { method: 'DELETE', template: '/api/v1.1/user-groups/{name}', path: () => `/api/v1.1/user-groups/${enc('Führung')}`, status: 200, answer: { object: ['name', 'status'] }, idempotent: 'userGroups.delete' },
-  { method: 'POST', template: '/api/v1.1/devices/{imei}/assign', path: (i) => `/api/v1.1/devices/${i.fixtures.unassignedImei}/assign`, body: (i) => ({ email: i.fixtures.endUserEmail }), status: 200, answer: { object: ['assignedTo', 'imei'] }, idempotent: 'devices.assign' },
-  { method: 'POST', template: '/api/v1.1/sms', path: () => '/api/v1.1/sms', body: (i) => ({ fromNumber: i.fixtures.phoneNumber, toNumber: '+14155550100', text: 'hi' }), status: 201, admin: true, answer: { object: ['message'] }, idempotent: 'sms.sent', limit: 30 },
+  {
+    method: 'GET',
+    template: '/api/v1.1/team-members/{email}',
+    path: (i) => `/api/v1.1/team-members/${enc(i.fixtures.plusTeamMemberEmail)}`,
+    status: 200,
+    answer: { object: [...TEAM_MEMBER, 'invitedAt'] },
+  },
+  {
+    method: 'GET',
+    template: '/api/v1.1/sim-groups/{name}',
+    path: () => `/api/v1.1/sim-groups/${enc('Sales/East')}`,
+    status: 200,
+    answer: { object: ['currency', 'dataQuota', 'dataUnit', 'name', 'spendLimit'] },
+  },
+  {
+    method: 'DELETE',
+    template: '/api/v1.1/user-groups/{name}',
+    path: () => `/api/v1.1/user-groups/${enc('Führung')}`,
+    status: 200,
+    answer: { object: ['name', 'status'] },
+    idempotent: 'userGroups.delete',
+  },
+  {
+    method: 'POST',
+    template: '/api/v1.1/devices/{imei}/assign',
+    path: (i) => `/api/v1.1/devices/${i.fixtures.unassignedImei}/assign`,
+    body: (i) => ({ email: i.fixtures.endUserEmail }),
+    status: 200,
+    answer: { object: ['assignedTo', 'imei'] },
+    idempotent: 'devices.assign',
+  },
+  {
+    method: 'POST',
+    template: '/api/v1.1/sms',
+    path: () => '/api/v1.1/sms',
+    body: (i) => ({ fromNumber: i.fixtures.phoneNumber, toNumber: '+14155550100', text: 'hi' }),
+    status: 201,
+    admin: true,
+    answer: { object: ['message'] },
+    idempotent: 'sms.sent',
+    limit: 30,
+  },
   // Voice quality
-  { method: 'GET', template: '/api/v1.1/voice-quality/webhooks', path: () => '/api/v1.1/voice-quality/webhooks', status: 200, answer: { page: ['createdAt', 'description', 'events', 'id', 'status', 'updatedAt', 'url'] } },
+  {
+    method: 'GET',
+    template: '/api/v1.1/voice-quality/webhooks',
+    path: () => '/api/v1.1/voice-quality/webhooks',
+    status: 200,
+    answer: { page: ['createdAt', 'description', 'events', 'id', 'status', 'updatedAt', 'url'] },
+  },
   // Webhook registrations and deliveries
-  { method: 'POST', template: '/api/v1.1/webhooks', path: () => '/api/v1.1/webhooks', body: () => ({ operator: 'Telstra', network: 'Telstra 4G', eventType: 'voice' }), status: 200, answer: { object: [...REGISTRATION, 'signingSecret'] } },
+  {
+    method: 'POST',
+    template: '/api/v1.1/webhooks',
+    path: () => '/api/v1.1/webhooks',
+    body: () => ({ operator: 'Telstra', network: 'Telstra 4G', eventType: 'voice' }),
+    status: 200,
+    answer: { object: [...REGISTRATION, 'signingSecret'] },
+  },
   { method: 'GET', template: '/api/v1.1/webhooks', path: () => '/api/v1.1/webhooks', status: 200, answer: { array: REGISTRATION } },
-  { method: 'GET', template: '/api/v1.1/webhooks/{id}', path: (i) => `/api/v1.1/webhooks/${i.webhookId}`, status: 200, answer: { object: REGISTRATION } },
-  { method: 'PUT', template: '/api/v1.1/webhooks/{id}', path: (i) => `/api/v1.1/webhooks/${i.webhookId}`, body: () => ({ eventType: 'both' }), status: 200, answer: { object: REGISTRATION } },
-  { method: 'DELETE', template: '/api/v1.1/webhooks/{id}', path: (i) => `/api/v1.1/webhooks/${i.webhookId}`, status: 200, answer: { object: ['deleted', 'id'] } },
+  {
+    method: 'GET',
+    template: '/api/v1.1/webhooks/{id}',
+    path: (i) => `/api/v1.1/webhooks/${i.webhookId}`,
+    status: 200,
+    answer: { object: REGISTRATION },
+  },
+  {
+    method: 'PUT',
+    template: '/api/v1.1/webhooks/{id}',
+    path: (i) => `/api/v1.1/webhooks/${i.webhookId}`,
+    body: () => ({ eventType: 'both' }),
+    status: 200,
+    answer: { object: REGISTRATION },
+  },
+  {
+    method: 'DELETE',
+    template: '/api/v1.1/webhooks/{id}',
+    path: (i) => `/api/v1.1/webhooks/${i.webhookId}`,
+    status: 200,
+    answer: { object: ['deleted', 'id'] },
+  },
   // The prepared registration's URL is on a reserved host, so the test delivery fails at once.
-  { method: 'POST', template: '/api/v1.1/webhooks/{id}/test', path: (i) => `/api/v1.1/webhooks/${i.webhookId}/test`, body: () => ({ eventType: 'webhook.test' }), status: 502, answer: { error: 'DELIVERY_FAILED' }, limit: 10 },
+  {
+    method: 'POST',
+    template: '/api/v1.1/webhooks/{id}/test',
+    path: (i) => `/api/v1.1/webhooks/${i.webhookId}/test`,
+    body: () => ({ eventType: 'webhook.test' }),
+    status: 502,
+    answer: { error: 'DELIVERY_FAILED' },
+    limit: 10,
+  },
   { method: 'GET', template: '/api/v1.1/webhook-deliveries', path: () => '/api/v1.1/webhook-deliveries', status: 200, answer: { page: DELIVERY } },
-  { method: 'POST', template: '/api/v1.1/webhook-deliveries/{deliveryId}/redeliver', path: (i) => `/api/v1.1/webhook-deliveries/${i.deliveryId}/redeliver`, status: 202, answer: { object: DELIVERY } },
+  {
+    method: 'POST',
+    template: '/api/v1.1/webhook-deliveries/{deliveryId}/redeliver',
+    path: (i) => `/api/v1.1/webhook-deliveries/${i.deliveryId}/redeliver`,
+    status: 202,
+    answer: { object: DELIVERY },
+  },
   // Known by name only: shapes documented in the sandbox README section
-  { method: 'POST', template: '/api/v1.1/sims/{iccid}/renew-number', path: (i) => `/api/v1.1/sims/${i.fixtures.physicalIccid}/renew-number`, status: 200, answer: { object: ['iccid', 'phoneNumber', 'previousPhoneNumber'] }, limit: 20 },
-  { method: 'POST', template: '/api/v1.1/plans/purchase', path: () => '/api/v1.1/plans/purchase', body: (i) => ({ iccid: i.fixtures.physicalIccid, planId: i.fixtures.pricedPlanId }), status: 200, answer: { object: ORDER }, limit: 60 },
-  { method: 'POST', template: '/api/v3/plans/purchase', path: () => '/api/v3/plans/purchase', body: (i) => ({ iccid: i.fixtures.physicalIccid, planId: i.fixtures.pricedPlanId }), status: 202, answer: { object: ACCEPTED }, idempotent: 'plans.purchaseAsync', limit: 60 },
-  { method: 'POST', template: '/api/v1.1/esim', path: () => '/api/v1.1/esim', body: () => ({}), status: 202, answer: { object: ACCEPTED }, idempotent: 'esim.provision', limit: 60 },
-  { method: 'POST', template: '/api/v1.1/top-up', path: () => '/api/v1.1/top-up', body: () => ({ amount: 10 }), status: 201, answer: { object: ACCEPTED }, idempotent: 'topUp', limit: 20 },
-  { method: 'POST', template: '/api/v1.1/port-in/eligibility', path: () => '/api/v1.1/port-in/eligibility', body: () => ({ portInNumber: '+61400111222' }), status: 200, open: true, answer: { object: ['eligible', 'portInNumber'] }, limit: 20 },
-  { method: 'POST', template: '/api/v3/port-in', path: () => '/api/v3/port-in', body: (i) => ({ portInNumber: '+61400222333', iccid: i.fixtures.physicalIccid }), status: 202, admin: true, answer: { bare: ACCEPTED }, idempotent: 'portIn.submit' },
-  { method: 'POST', template: '/api/v1.1/team-members', path: () => '/api/v1.1/team-members', body: () => ({ name: 'New One', email: 'new.one@acme.example', role: 'Admin' }), status: 201, answer: { object: [...TEAM_MEMBER, 'invitedAt'] }, limit: 20 },
+  {
+    method: 'POST',
+    template: '/api/v1.1/sims/{iccid}/renew-number',
+    path: (i) => `/api/v1.1/sims/${i.fixtures.physicalIccid}/renew-number`,
+    status: 200,
+    answer: { object: ['iccid', 'phoneNumber', 'previousPhoneNumber'] },
+    limit: 20,
+  },
+  {
+    method: 'POST',
+    template: '/api/v1.1/plans/purchase',
+    path: () => '/api/v1.1/plans/purchase',
+    body: (i) => ({ iccid: i.fixtures.physicalIccid, planId: i.fixtures.pricedPlanId }),
+    status: 200,
+    answer: { object: ORDER },
+    limit: 60,
+  },
+  {
+    method: 'POST',
+    template: '/api/v3/plans/purchase',
+    path: () => '/api/v3/plans/purchase',
+    body: (i) => ({ iccid: i.fixtures.physicalIccid, planId: i.fixtures.pricedPlanId }),
+    status: 202,
+    answer: { object: ACCEPTED },
+    idempotent: 'plans.purchaseAsync',
+    limit: 60,
+  },
+  {
+    method: 'POST',
+    template: '/api/v1.1/esim',
+    path: () => '/api/v1.1/esim',
+    body: () => ({}),
+    status: 202,
+    answer: { object: ACCEPTED },
+    idempotent: 'esim.provision',
+    limit: 60,
+  },
+  {
+    method: 'POST',
+    template: '/api/v1.1/top-up',
+    path: () => '/api/v1.1/top-up',
+    body: () => ({ amount: 10 }),
+    status: 201,
+    answer: { object: ACCEPTED },
+    idempotent: 'topUp',
+    limit: 20,
+  },
+  {
+    method: 'POST',
+    template: '/api/v1.1/port-in/eligibility',
+    path: () => '/api/v1.1/port-in/eligibility',
+    body: () => ({ portInNumber: '+61400111222' }),
+    status: 200,
+    open: true,
+    answer: { object: ['eligible', 'portInNumber'] },
+    limit: 20,
+  },
+  {
+    method: 'POST',
+    template: '/api/v3/port-in',
+    path: () => '/api/v3/port-in',
+    body: (i) => ({ portInNumber: '+61400222333', iccid: i.fixtures.physicalIccid }),
+    status: 202,
+    admin: true,
+    answer: { bare: ACCEPTED },
+    idempotent: 'portIn.submit',
+  },
+  {
+    method: 'POST',
+    template: '/api/v1.1/team-members',
+    path: () => '/api/v1.1/team-members',
+    body: () => ({ name: 'New One', email: 'new.one@acme.example', role: 'Admin' }),
+    status: 201,
+    answer: { object: [...TEAM_MEMBER, 'invitedAt'] },
+    limit: 20,
+  },
   { method: 'GET', template: '/api/v1.1/orders/{id}', path: (i) => `/api/v1.1/orders/${i.fixtures.orderId}`, status: 200, answer: { object: ORDER } },
-  { method: 'GET', template: '/api/v1.1/users', path: () => '/api/v1.1/users', status: 200, answer: { page: ['createdAt', 'department', 'email', 'name'] } },
+  {
+    method: 'GET',
+    template: '/api/v1.1/users',
+    path: () => '/api/v1.1/users',
+    status: 200,
+    answer: { page: ['createdAt', 'department', 'email', 'name'] },
+  },
 ];
 
 /**
@@ -110,7 +350,13 @@ export async function prepareIds(s: SandboxSession, create = true): Promise<Ids>
 }
 
 /** One call of an endpoint's valid request with the given bearer (none when null). */
-export function callEndpoint(s: SandboxSession, endpoint: Endpoint, ids: Ids, token: string | null, headers: Record<string, string> = {}): Promise<Answer> {
+export function callEndpoint(
+  s: SandboxSession,
+  endpoint: Endpoint,
+  ids: Ids,
+  token: string | null,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const body = endpoint.template === '/api/v1.1/auth/token' ? { key: s.sandbox.key, secret: s.sandbox.secret } : endpoint.body?.(ids);
   return call(s.sandbox, endpoint.method, endpoint.path(ids), { token, body, headers });
 }

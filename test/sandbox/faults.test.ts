@@ -78,7 +78,11 @@ describe('reset after the server commits', () => {
       await call(sandbox, 'POST', '/api/v1.1/sms', { token, body: sms(sandbox, 'c'), headers: { 'x-request-id': 'once' } });
       await call(sandbox, 'GET', '/api/v1.1/credit-balance', { token, headers: { 'x-request-id': 'read' } });
       await call(sandbox, 'POST', '/api/v1.1/port-in/eligibility', { body: { portInNumber: '+61400111222' }, headers: { 'x-request-id': 'check' } });
-      await call(sandbox, 'POST', '/api/v1.1/sms', { token, body: { ...sms(sandbox, 'd'), fromNumber: '+61255501234' }, headers: { 'x-request-id': 'refused' } });
+      await call(sandbox, 'POST', '/api/v1.1/sms', {
+        token,
+        body: { ...sms(sandbox, 'd'), fromNumber: '+61255501234' },
+        headers: { 'x-request-id': 'refused' },
+      });
       expect(await commits(sandbox)).toEqual({
         twice: { route: 'POST /api/v1.1/sms', count: 2 },
         once: { route: 'POST /api/v1.1/sms', count: 1 },

@@ -35,8 +35,7 @@ export async function call(sandbox: SandboxHandle, method: string, path: string,
 }
 
 export async function tokenFor(sandbox: SandboxHandle, tier: 'admin' | 'standard' = 'admin'): Promise<string> {
-  const credentials =
-    tier === 'admin' ? { key: sandbox.key, secret: sandbox.secret } : { key: sandbox.standardKey, secret: sandbox.standardSecret };
+  const credentials = tier === 'admin' ? { key: sandbox.key, secret: sandbox.secret } : { key: sandbox.standardKey, secret: sandbox.standardSecret };
   const answer = await call(sandbox, 'POST', '/api/v1.1/auth/token', { body: credentials });
   if (answer.status !== 200) throw new Error(`token exchange failed with ${answer.status}`);
   return answer.body.data.access_token as string;

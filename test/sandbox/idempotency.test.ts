@@ -22,7 +22,8 @@ describe('Idempotency-Key', () => {
 
   it('replays a 409 answer too, and re-runs a write whose first attempt failed with 500', async () => {
     const iccid = s.sandbox.fixtures.activeSubscriptionIccid;
-    const cancel = (key: string) => call(s.sandbox, 'POST', `/api/v1.1/subscriptions/${iccid}/cancel`, { token: s.token, headers: { 'idempotency-key': key } });
+    const cancel = (key: string) =>
+      call(s.sandbox, 'POST', `/api/v1.1/subscriptions/${iccid}/cancel`, { token: s.token, headers: { 'idempotency-key': key } });
     await call(s.sandbox, 'POST', '/_sandbox/force', { body: { method: 'POST', path: '/api/v1.1/subscriptions/{iccid}/cancel', status: 500 } });
     expect((await cancel('c-1')).status).toBe(500);
     const retried = await cancel('c-1');
@@ -45,8 +46,16 @@ describe('Idempotency-Key', () => {
     const otherRoute = await call(s.sandbox, 'POST', `/api/v1.1/sims/${physicalIccid}/renew-number`, { token: s.token, headers });
     expect([otherRoute.status, otherRoute.body.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
     // Key order in the JSON body does not make it a different body.
-    const a = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', { token: s.token, body: { iccid: physicalIccid, planId: 'Business 5GB' }, headers: { 'idempotency-key': 'order-1' } });
-    const b = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', { token: s.token, body: { planId: 'Business 5GB', iccid: physicalIccid }, headers: { 'idempotency-key': 'order-1' } });
+    const a = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', {
+      token: s.token,
+      body: { iccid: physicalIccid, planId: 'Business 5GB' },
+      headers: { 'idempotency-key': 'order-1' },
+    });
+    const b = await call(s.sandbox, 'POST', '/api/v3/plans/purchase', {
+      token: s.token,
+      body: { planId: 'Business 5GB', iccid: physicalIccid },
+      headers: { 'idempotency-key': 'order-1' },
+    });
     expect(b.headers.get('idempotency-replayed')).toBe('true');
     expect(b.body.data.transactionId).toBe(a.body.data.transactionId);
     expect((await stats())['plans.purchaseAsync']).toBe(1);
@@ -107,14 +116,18 @@ describe('Idempotency-Key lifetime and memory bound', () => {
   it('replays a key for 24 h of sandbox time, then runs the write again', async () => {
     expect((await send('day-1', 'a')).headers.get('idempotency-replayed')).toBeNull();
     await advance(24 * 3600_000 - 1000);
-    s.token = (await call(s.sandbox, 'POST', '/api/v1.1/auth/token', { body: { key: s.sandbox.key, secret: s.sandbox.secret } })).body.data.access_token;
+    s.token = (
+      await call(s.sandbox, 'POST', '/api/v1.1/auth/token', { body: { key: s.sandbox.key, secret: s.sandbox.secret } })
+    ).body.data.access_token;
     expect((await send('day-1', 'a')).headers.get('idempotency-replayed')).toBe('true');
     await advance(1000);
     const after = await send('day-1', 'a');
     expect([after.status, after.headers.get('idempotency-replayed')]).toEqual([201, null]);
     // An expired key is a fresh key: even a different body is no longer a reuse.
     await advance(24 * 3600_000);
-    s.token = (await call(s.sandbox, 'POST', '/api/v1.1/auth/token', { body: { key: s.sandbox.key, secret: s.sandbox.secret } })).body.data.access_token;
+    s.token = (
+      await call(s.sandbox, 'POST', '/api/v1.1/auth/token', { body: { key: s.sandbox.key, secret: s.sandbox.secret } })
+    ).body.data.access_token;
     expect((await send('day-1', 'b')).status).toBe(201);
     expect((await stats())['sms.sent']).toBe(3);
     expect((await stats())['idempotency.expired']).toBe(2);

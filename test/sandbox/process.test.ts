@@ -81,7 +81,10 @@ describe('close()', () => {
         error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out),
       );
     });
-    const report = JSON.parse(stdout) as Record<'before' | 'during' | 'afterClose' | 'after', string[]> & { receiverSockets: number; pendingTimers: number };
+    const report = JSON.parse(stdout) as Record<'before' | 'during' | 'afterClose' | 'after', string[]> & {
+      receiverSockets: number;
+      pendingTimers: number;
+    };
     const count = (list: string[], name: string) => list.filter((r) => r === name).length;
     // The work was really running: the sandbox's server, sockets and real-time timers.
     expect(count(report.during, 'TCPServerWrap')).toBe(4);

@@ -90,8 +90,14 @@ describe('per-endpoint limits (spec part 8)', () => {
       // Ids that match nothing: a 404 counts toward the limit like any answer.
       const ids = await prepareIds(limited, false);
       const within = await Promise.all(Array.from({ length: endpoint.limit! }, () => callEndpoint(limited, endpoint, ids, limited.token)));
-      expect(within.filter((r) => r.status === 429), name).toEqual([]);
-      expect(within.map((r) => r.headers.get('x-ratelimit-limit')), name).toEqual(within.map(() => String(endpoint.limit)));
+      expect(
+        within.filter((r) => r.status === 429),
+        name,
+      ).toEqual([]);
+      expect(
+        within.map((r) => r.headers.get('x-ratelimit-limit')),
+        name,
+      ).toEqual(within.map(() => String(endpoint.limit)));
       const over = await callEndpoint(limited, endpoint, ids, limited.token);
       expect([over.status, over.body.error?.code], name).toEqual([429, 'RATE_LIMITED']);
       expect(Number(over.headers.get('retry-after')), name).toBeGreaterThanOrEqual(1);

@@ -8,15 +8,12 @@ const s = useSandbox();
 function raw(method: string, target: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const url = new URL(s.sandbox.url);
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, method, path: target, headers: { authorization: `Bearer ${s.token}` } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      },
-    );
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path: target, headers: { authorization: `Bearer ${s.token}` } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
     req.on('error', reject);
     req.end();
   });

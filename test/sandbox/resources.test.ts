@@ -27,7 +27,12 @@ describe('plans', () => {
     const { physicalIccid, unpricedPlanId } = s.sandbox.fixtures;
     const ok = await post('/api/v1.1/plans/purchase', { iccid: physicalIccid, planId: 'Business 5GB' });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ iccid: physicalIccid, planId: 'Business 5GB', status: 'COMPLETED', orderId: expect.stringMatching(/^ord_/) });
+    expect(ok.body.data).toMatchObject({
+      iccid: physicalIccid,
+      planId: 'Business 5GB',
+      status: 'COMPLETED',
+      orderId: expect.stringMatching(/^ord_/),
+    });
     const order = await get(`/api/v1.1/orders/${ok.body.data.orderId}`);
     expect(order.body.data).toEqual(ok.body.data);
     expect((await post('/api/v1.1/plans/purchase', { iccid: physicalIccid })).body.error.code).toBe('MISSING_FIELDS');
@@ -44,7 +49,11 @@ describe('eSIM QR, orders, credit balance, users', () => {
     const { esimIccid, esimWithoutActivationCodeIccid, physicalIccid } = s.sandbox.fixtures;
     const res = await get(`/api/v1.1/esim/${esimIccid}/qr`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ iccid: esimIccid, qrCodeUrl: expect.stringMatching(/^https:\/\//), activationCode: expect.stringMatching(/^LPA:/) });
+    expect(res.body.data).toEqual({
+      iccid: esimIccid,
+      qrCodeUrl: expect.stringMatching(/^https:\/\//),
+      activationCode: expect.stringMatching(/^LPA:/),
+    });
     expect((await get(`/api/v1.1/esim/${esimWithoutActivationCodeIccid}/qr`)).body.data.activationCode).toBeNull();
     const physical = await get(`/api/v1.1/esim/${physicalIccid}/qr`);
     expect(physical.status).toBe(400);
@@ -66,7 +75,12 @@ describe('eSIM QR, orders, credit balance, users', () => {
     expect(balance.body.data.creditBalance.map((b: any) => b.currency)).toEqual(['aud', 'usd']);
     const users = await get('/api/v1.1/users?pageSize=10');
     expect(users.body.meta).toMatchObject({ page: 1, pageSize: 10, total: 48, totalPages: 5 });
-    expect(users.body.data[0]).toEqual({ email: expect.any(String), name: expect.any(String), department: expect.any(String), createdAt: expect.any(String) });
+    expect(users.body.data[0]).toEqual({
+      email: expect.any(String),
+      name: expect.any(String),
+      department: expect.any(String),
+      createdAt: expect.any(String),
+    });
   });
 });
 
@@ -115,7 +129,12 @@ describe('team members', () => {
   });
 
   it('creates a member with 201 and answers each refusal with its code', async () => {
-    const created = await post('/api/v1.1/team-members', { name: 'New One', email: 'new.one@acme.example', role: 'Standard Admin', departments: ['Sales'] });
+    const created = await post('/api/v1.1/team-members', {
+      name: 'New One',
+      email: 'new.one@acme.example',
+      role: 'Standard Admin',
+      departments: ['Sales'],
+    });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ email: 'new.one@acme.example', role: 'Standard Admin', status: 'invited' });
     const again = await post('/api/v1.1/team-members', { name: 'New One', email: 'new.one@acme.example', role: 'Admin' });

@@ -14,7 +14,20 @@ describe('pagination and envelopes', () => {
     expect(res.body.data).toHaveLength(25);
     const sim = res.body.data[0];
     expect(Object.keys(sim).sort()).toEqual(
-      ['assignedStatus', 'assignedTo', 'createdAt', 'device', 'group', 'iccid', 'isEsim', 'network', 'operator', 'operatorStatus', 'phoneNumber', 'status'].sort(),
+      [
+        'assignedStatus',
+        'assignedTo',
+        'createdAt',
+        'device',
+        'group',
+        'iccid',
+        'isEsim',
+        'network',
+        'operator',
+        'operatorStatus',
+        'phoneNumber',
+        'status',
+      ].sort(),
     );
     expect(sim.iccid).toMatch(/^89\d{17,18}$/);
     expect(sim.phoneNumber).toMatch(/^\+[1-9]\d{6,14}$/);

@@ -90,7 +90,9 @@ describe('request smuggling attempts', () => {
   });
 
   it('refuses two different Content-Lengths, and two Transfer-Encodings', async () => {
-    const lengths = await rawHttp(`POST /api/v1.1/sms HTTP/1.1\r\nHost: sandbox\r\n${bearer()}Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}${smuggled}`);
+    const lengths = await rawHttp(
+      `POST /api/v1.1/sms HTTP/1.1\r\nHost: sandbox\r\n${bearer()}Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}${smuggled}`,
+    );
     expect(lengths.map((a) => a.status)).toEqual([400]);
     const encodings = await rawHttp(
       `POST /api/v1.1/sms HTTP/1.1\r\nHost: sandbox\r\n${bearer()}Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n${smuggled}`,

@@ -59,10 +59,12 @@ function printedTypes(): Map<string, string> {
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.fileExists = ((exists) => (path: string) => path === probe || exists(path))(host.fileExists.bind(host));
+  host.fileExists = (
+    (exists) => (path: string) =>
+      path === probe || exists(path)
+  )(host.fileExists.bind(host));
   host.readFile = (path) => (path === probe ? text : readFile(path));
-  host.getSourceFile = (path, language) =>
-    path === probe ? ts.createSourceFile(path, text, language) : getSourceFile(path, language);
+  host.getSourceFile = (path, language) => (path === probe ? ts.createSourceFile(path, text, language) : getSourceFile(path, language));
   const program = ts.createProgram([probe], { ...options, noEmit: true }, host);
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(probe);

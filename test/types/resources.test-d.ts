@@ -91,9 +91,7 @@ describe('public resource types', () => {
 
   it('async operations resolve to handles whose wait() types the result', () => {
     expectTypeOf(client.esim.provision({})).toEqualTypeOf<ApiPromise<TransactionHandle<EsimProvisioningResult>>>();
-    expectTypeOf<TransactionHandle<EsimProvisioningResult>['wait']>().returns.toEqualTypeOf<
-      Promise<CompletedTransaction<EsimProvisioningResult>>
-    >();
+    expectTypeOf<TransactionHandle<EsimProvisioningResult>['wait']>().returns.toEqualTypeOf<Promise<CompletedTransaction<EsimProvisioningResult>>>();
     expectTypeOf<NonNullable<CompletedTransaction<EsimProvisioningResult>['result']>['mdn']>().toEqualTypeOf<string>();
     expectTypeOf<CompletedTransaction['status']>().toEqualTypeOf<'COMPLETED'>();
     expectTypeOf<Transaction['status']>().toEqualTypeOf<'COMPLETED' | 'FAILED' | (string & {})>();
@@ -132,7 +130,9 @@ describe('method names and return types of the whole resource table', () => {
     expectTypeOf(client.devices.assign('imei', { email: 'e' })).toEqualTypeOf<ApiPromise<DeviceAssignment>>();
     expectTypeOf(client.sms.send({ fromNumber: '+1', toNumber: '+2', text: 't' })).toEqualTypeOf<ApiPromise<SmsSendResult>>();
     expectTypeOf(client.voiceQuality.webhooks.list()).toEqualTypeOf<PagePromise<VoiceQualityWebhook>>();
-    expectTypeOf(client.webhooks.create({ operator: 'o', network: 'n', eventType: 'sms' })).toEqualTypeOf<ApiPromise<WebhookRegistrationWithSecret>>();
+    expectTypeOf(client.webhooks.create({ operator: 'o', network: 'n', eventType: 'sms' })).toEqualTypeOf<
+      ApiPromise<WebhookRegistrationWithSecret>
+    >();
     expectTypeOf(client.webhooks.list()).toEqualTypeOf<ApiPromise<WebhookRegistration[]>>();
     expectTypeOf(client.webhooks.retrieve('w')).toEqualTypeOf<ApiPromise<WebhookRegistration>>();
     expectTypeOf(client.webhooks.update('w', {})).toEqualTypeOf<ApiPromise<WebhookRegistration>>();

@@ -61,9 +61,16 @@ describe('webhooks.update takes exactly what PUT /webhooks/{id} applies', () => 
 
 describe('webhooks.deliveries.list is paged', () => {
   it('takes page, pageSize, webhookId and status, and returns a PagePromise', () => {
-    expectTypeOf(client.webhooks.deliveries.list({ page: 2, pageSize: 50, webhookId: 'wh', status: 'FAILED' })).toEqualTypeOf<PagePromise<WebhookDelivery>>();
+    expectTypeOf(client.webhooks.deliveries.list({ page: 2, pageSize: 50, webhookId: 'wh', status: 'FAILED' })).toEqualTypeOf<
+      PagePromise<WebhookDelivery>
+    >();
     expectTypeOf<Awaited<ReturnType<PartnerClient['webhooks']['deliveries']['list']>>>().toEqualTypeOf<Page<WebhookDelivery>>();
-    expectTypeOf<WebhookDeliveryListParams>().toEqualTypeOf<{ page?: number | undefined; pageSize?: number | undefined; webhookId?: string | undefined; status?: string | undefined }>();
+    expectTypeOf<WebhookDeliveryListParams>().toEqualTypeOf<{
+      page?: number | undefined;
+      pageSize?: number | undefined;
+      webhookId?: string | undefined;
+      status?: string | undefined;
+    }>();
     // @ts-expect-error not a parameter of the delivery log
     void client.webhooks.deliveries.list({ limit: 10 });
   });

@@ -1,11 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import {
-  type ClientErrorCode,
-  type ClientOptions,
-  PartnerError,
-  RedirectError,
-  ResponseTooLargeError,
-} from '../../src/index.js';
+import { type ClientErrorCode, type ClientOptions, PartnerError, RedirectError, ResponseTooLargeError } from '../../src/index.js';
 
 describe('client options of the wire', () => {
   it('takes maxResponseBytes and maxServerWaitMs as numbers', () => {

@@ -291,7 +291,12 @@ describe('body size limit without a Content-Length', () => {
       },
     });
     const response = await handler(
-      new Request('https://receiver.example/', { method: 'POST', headers: { 'x-service-signature': 't=1,v1=00' }, body: stream, duplex: 'half' } as RequestInit),
+      new Request('https://receiver.example/', {
+        method: 'POST',
+        headers: { 'x-service-signature': 't=1,v1=00' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
     );
     expect(response.status).toBe(413);
     expect(cancelled).toBe(true);

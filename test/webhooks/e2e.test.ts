@@ -117,11 +117,11 @@ describe('receiving deliveries from the sandbox', () => {
     const received = new Promise<WebhookEvent>((resolve) => {
       site.use(adapters[name]!({ secret: created.signingSecret, onEvent: resolve }));
     });
-    const triggered = await control<{ deliveries: Array<{ deliveryId: string }>; event: { messageId: string } }>(
-      sandbox,
-      'events/sms',
-      { operator, network, text: `hello through ${name}` },
-    );
+    const triggered = await control<{ deliveries: Array<{ deliveryId: string }>; event: { messageId: string } }>(sandbox, 'events/sms', {
+      operator,
+      network,
+      text: `hello through ${name}`,
+    });
     expect(triggered.deliveries).toHaveLength(1);
 
     const event = await received;
@@ -345,11 +345,12 @@ describe('voice stream from the sandbox', () => {
         for await (const frame of next.value) collected.push(frame);
         return collected;
       })();
-      const answer = await control<{ handshake: Record<string, unknown>; samplesSent: number; connections: number }>(
-        sandbox,
-        'voice-stream',
-        { operator: sim.operator, network: sim.network, durationMs: 400, toneHz: 440 },
-      );
+      const answer = await control<{ handshake: Record<string, unknown>; samplesSent: number; connections: number }>(sandbox, 'voice-stream', {
+        operator: sim.operator,
+        network: sim.network,
+        durationMs: 400,
+        toneHz: 440,
+      });
       expect(answer.connections).toBe(1);
       expect(answer.samplesSent).toBe(3200);
 

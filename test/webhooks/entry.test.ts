@@ -75,12 +75,18 @@ describe('mobile-partner-sdk/webhooks entry', () => {
         const source = readFileSync(join(root, file), 'utf8');
         const packages = [...source.matchAll(/(?:from|import|require\()\s*['"]([^'".][^'"]*)['"]/g)].map((match) => match[1]);
         // zod (the event schemas) runs anywhere; nothing else may be imported.
-        expect(packages.filter((name) => name !== 'zod'), `${file} (from ${entry})`).toEqual([]);
+        expect(
+          packages.filter((name) => name !== 'zod'),
+          `${file} (from ${entry})`,
+        ).toEqual([]);
         // Code only: doc comments may show Node examples. `globalThis.process?.` (guarded) is fine.
         const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
         expect(code, file).not.toMatch(/\bBuffer\.|(?<![.])\bprocess\.|\brequire\(/);
       }
-      expect(files.some((file) => /verify\.ts$|events\.ts$|voice-|wav|sign\.ts$/.test(file)), entry).toBe(false);
+      expect(
+        files.some((file) => /verify\.ts$|events\.ts$|voice-|wav|sign\.ts$/.test(file)),
+        entry,
+      ).toBe(false);
     }
   });
 

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  constructEvent,
-  signPayload,
-  WebhookSignatureError,
-  type WebhookEvent,
-} from '../../src/webhooks/index.js';
+import { constructEvent, signPayload, WebhookSignatureError, type WebhookEvent } from '../../src/webhooks/index.js';
 
 const secret = `whsec_${'cd'.repeat(32)}`;
 const t = 1_750_000_000;
@@ -54,7 +49,15 @@ describe('constructEvent', () => {
   });
 
   it('types the known fields of an SMS body and passes other fields through', () => {
-    const payload = { event: 'sms.received', messageId: 'msg_1', from: '+15550001', to: '+15550002', text: 'hi', receivedAt: '2025-06-01T00:00:00.000Z', encoding: 'gsm7' };
+    const payload = {
+      event: 'sms.received',
+      messageId: 'msg_1',
+      from: '+15550001',
+      to: '+15550002',
+      text: 'hi',
+      receivedAt: '2025-06-01T00:00:00.000Z',
+      encoding: 'gsm7',
+    };
     const body = JSON.stringify(payload);
     const event = constructEvent(body, signed(body), secret, { now });
     if (event.type !== 'sms') throw new Error('narrowing');
@@ -67,7 +70,11 @@ describe('constructEvent', () => {
     const sparse = JSON.stringify({ event: 'sms.received' });
     const event = constructEvent(sparse, signed(sparse), secret, { now });
     expect(event.type === 'sms' && event.data.text).toBeUndefined();
-    for (const [field, value] of [['text', 42], ['from', { number: '+1' }], ['receivedAt', null]] as const) {
+    for (const [field, value] of [
+      ['text', 42],
+      ['from', { number: '+1' }],
+      ['receivedAt', null],
+    ] as const) {
       const body = JSON.stringify({ event: 'sms.received', [field]: value });
       try {
         constructEvent(body, signed(body), secret, { now });
@@ -96,9 +103,7 @@ describe('constructEvent', () => {
 
   it('verifies before parsing: a tampered body is a signature_mismatch, not a parse error', () => {
     const body = JSON.stringify({ event: 'webhook.test' });
-    expect(() => constructEvent(`${body}x`, signed(body), secret, { now })).toThrow(
-      expect.objectContaining({ reason: 'signature_mismatch' }),
-    );
+    expect(() => constructEvent(`${body}x`, signed(body), secret, { now })).toThrow(expect.objectContaining({ reason: 'signature_mismatch' }));
     expect(() => constructEvent(body, {}, secret, { now })).toThrow(expect.objectContaining({ reason: 'missing_header' }));
   });
 

@@ -58,7 +58,11 @@ beforeAll(() => {
     execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'ignore', timeout: 240_000 });
   }
   consumer = mkdtempSync(join(tmpdir(), 'mps-types-'));
-  const packed = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', consumer], { cwd: root, encoding: 'utf8', timeout: 120_000 })
+  const packed = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', consumer], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+  })
     .trim()
     .split('\n')
     .pop() as string;
@@ -66,7 +70,9 @@ beforeAll(() => {
   mkdirSync(installed, { recursive: true });
   execFileSync('tar', ['-xzf', join(consumer, packed), '-C', installed, '--strip-components=1']);
   // What `npm install` would bring: the dependencies, and the one @types package allowed.
-  const pkg = JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./package.json").dependencies)'], { cwd: installed, encoding: 'utf8' })) as Record<string, string>;
+  const pkg = JSON.parse(
+    execFileSync('node', ['-p', 'JSON.stringify(require("./package.json").dependencies)'], { cwd: installed, encoding: 'utf8' }),
+  ) as Record<string, string>;
   for (const name of Object.keys(pkg)) symlinkSync(join(root, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
   mkdirSync(join(consumer, 'node_modules/@types'));
   symlinkSync(join(root, 'node_modules/@types/node'), join(consumer, 'node_modules/@types/node'), 'dir');
@@ -77,7 +83,15 @@ beforeAll(() => {
   writeFileSync(
     join(consumer, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'] },
+      compilerOptions: {
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        lib: ['es2023', 'dom'],
+      },
       files: ['esm.mts', 'cjs.cts'],
     }),
   );

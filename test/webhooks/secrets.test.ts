@@ -80,9 +80,12 @@ describe('secret functions in the async forms', () => {
   });
 
   it('turns a rejection or a throw into invalid_secret without printing it', async () => {
-    for (const source of [() => Promise.reject(new Error(leaky)), () => {
-      throw new Error(leaky);
-    }]) {
+    for (const source of [
+      () => Promise.reject(new Error(leaky)),
+      () => {
+        throw new Error(leaky);
+      },
+    ]) {
       const error = await failureOf(() => verifySignatureAsync(body, header, source, { now }));
       expect(error.reason).toBe('invalid_secret');
       expect((error.cause as Error).message).toBe(leaky);

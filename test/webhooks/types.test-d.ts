@@ -32,7 +32,6 @@ describe('webhook event types', () => {
   });
 });
 
-
 declare const rawBody: string;
 declare const headers: Headers;
 declare const names: string[];

@@ -61,7 +61,10 @@ describe('verifySignatureAsync against verifySignature', () => {
         const key = delivery.keys[delivery.signer % delivery.keys.length] ?? '';
         const bytes = typeof delivery.body === 'string' ? Buffer.from(delivery.body, 'utf8') : delivery.body;
         const v1 = createHmac('sha256', key).update(`${T}.`).update(bytes).digest('hex');
-        const stale = createHmac('sha256', key).update(`${T - 400}.`).update(bytes).digest('hex');
+        const stale = createHmac('sha256', key)
+          .update(`${T - 400}.`)
+          .update(bytes)
+          .digest('hex');
         return fc
           .oneof(
             // The form the service sends, fresh or stale, then anything made of items.
@@ -81,19 +84,32 @@ describe('verifySignatureAsync against verifySignature', () => {
       { numRuns: 500 },
     );
     // The inputs reach every outcome, so agreement means something.
-    for (const outcome of ['accepted', 'signature_mismatch', 'malformed_header', 'missing_timestamp', 'missing_signature', 'timestamp_out_of_tolerance', 'invalid_secret']) {
+    for (const outcome of [
+      'accepted',
+      'signature_mismatch',
+      'malformed_header',
+      'missing_timestamp',
+      'missing_signature',
+      'timestamp_out_of_tolerance',
+      'invalid_secret',
+    ]) {
       expect(seen).toContain(outcome);
     }
   });
 
   it('agrees on the headers the service sends, for any body and secret', async () => {
     await fc.assert(
-      fc.asyncProperty(bodyArb, fc.string({ minLength: 1, maxLength: 40, unit: 'binary' }), fc.integer({ min: -600, max: 600 }), async (body, key, skew) => {
-        const header = signPayload(body, key, { timestamp: T + skew });
-        const expected = syncOutcome(() => verifySignature(body, header, key, { now }));
-        expect(expected).toEqual(Math.abs(skew) <= 300 ? { accepted: T + skew } : { reason: 'timestamp_out_of_tolerance' });
-        expect(await asyncOutcome(() => verifySignatureAsync(body, header, key, { now }))).toEqual(expected);
-      }),
+      fc.asyncProperty(
+        bodyArb,
+        fc.string({ minLength: 1, maxLength: 40, unit: 'binary' }),
+        fc.integer({ min: -600, max: 600 }),
+        async (body, key, skew) => {
+          const header = signPayload(body, key, { timestamp: T + skew });
+          const expected = syncOutcome(() => verifySignature(body, header, key, { now }));
+          expect(expected).toEqual(Math.abs(skew) <= 300 ? { accepted: T + skew } : { reason: 'timestamp_out_of_tolerance' });
+          expect(await asyncOutcome(() => verifySignatureAsync(body, header, key, { now }))).toEqual(expected);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -52,10 +52,15 @@ describe('verifySignature under random tampering', () => {
 
   it('rejects any change of the signed timestamp, even inside the tolerance', () => {
     fc.assert(
-      fc.property(bodyArb, secretArb, fc.integer({ min: -299, max: 299 }).filter((d) => d !== 0), (raw, key, delta) => {
-        const header = `t=${T + delta},v1=${sign(key, T, raw)}`;
-        expect(rejects(() => verifySignature(raw, header, key, { now }))).toBe(true);
-      }),
+      fc.property(
+        bodyArb,
+        secretArb,
+        fc.integer({ min: -299, max: 299 }).filter((d) => d !== 0),
+        (raw, key, delta) => {
+          const header = `t=${T + delta},v1=${sign(key, T, raw)}`;
+          expect(rejects(() => verifySignature(raw, header, key, { now }))).toBe(true);
+        },
+      ),
     );
   });
 
@@ -91,7 +96,7 @@ function outcome(fn: () => unknown): string {
   }
 }
 
-describe('verifySignature on headers in and near the service\'s exact form', () => {
+describe("verifySignature on headers in and near the service's exact form", () => {
   // Characters that matter to the parser, hex of both cases, and characters beyond latin1.
   const tricky = fc.constantFrom(...'0123456789abcdefABCDEF,=v1t \t', '\u0161', '\u0130', '\u{1F600}');
   // Items hidden at the end of the 64 characters where the exact form expects the v1 alone.
@@ -135,7 +140,10 @@ describe('verifySignature on arbitrary input', () => {
     fc.anything(),
     fc.array(fc.string()),
     fc
-      .tuple(fc.oneof(fc.string(), fc.nat().map(String)), fc.array(fc.oneof(fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 70 }), fc.string())))
+      .tuple(
+        fc.oneof(fc.string(), fc.nat().map(String)),
+        fc.array(fc.oneof(fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 70 }), fc.string())),
+      )
       .map(([t, sigs]) => [`t=${t}`, ...sigs.map((s) => `v1=${s}`)].join(',')),
   );
   const anySecret = fc.oneof(fc.string(), fc.array(fc.string()), fc.anything());

@@ -49,12 +49,7 @@ describe('verifySignature', () => {
 
   it('parses items in any order, with whitespace, unknown schemes ignored', () => {
     const v1 = hmacHex(secret, t, body);
-    for (const header of [
-      `v1=${v1},t=${t}`,
-      `  t = ${t} ,  v1 = ${v1}  `,
-      `v0=deadbeef,t=${t},v2=zzz,v1=${v1}`,
-      `t=${t},,v1=${v1},`,
-    ]) {
+    for (const header of [`v1=${v1},t=${t}`, `  t = ${t} ,  v1 = ${v1}  `, `v0=deadbeef,t=${t},v2=zzz,v1=${v1}`, `t=${t},,v1=${v1},`]) {
       expect(verifySignature(body, header, secret, { now }).timestamp).toBe(t);
     }
   });
@@ -111,9 +106,7 @@ describe('verifySignature', () => {
     expect(verifySignature(body, header, secret, { now: at(-300) }).timestamp).toBe(t);
     expect(reasonOf(() => verifySignature(body, header, secret, { now: at(301) }))).toBe('timestamp_out_of_tolerance');
     expect(reasonOf(() => verifySignature(body, header, secret, { now: at(-301) }))).toBe('timestamp_out_of_tolerance');
-    expect(reasonOf(() => verifySignature(body, header, secret, { now: at(31), toleranceSeconds: 30 }))).toBe(
-      'timestamp_out_of_tolerance',
-    );
+    expect(reasonOf(() => verifySignature(body, header, secret, { now: at(31), toleranceSeconds: 30 }))).toBe('timestamp_out_of_tolerance');
     expect(verifySignature(body, header, secret, { now: at(10_000), toleranceSeconds: Infinity }).timestamp).toBe(t);
   });
 
@@ -132,17 +125,13 @@ describe('verifySignature', () => {
 
   it.each([[Number.NaN], [-1], ['300'], [null]])('refuses toleranceSeconds %j instead of guessing', (bad) => {
     const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
-    expect(reasonOf(() => verifySignature(body, header, secret, { now, toleranceSeconds: bad as never }))).toBe(
-      'timestamp_out_of_tolerance',
-    );
+    expect(reasonOf(() => verifySignature(body, header, secret, { now, toleranceSeconds: bad as never }))).toBe('timestamp_out_of_tolerance');
   });
 
   it('uses the current clock when no now is given', () => {
     const fresh = Math.floor(Date.now() / 1000);
     expect(verifySignature(body, `t=${fresh},v1=${hmacHex(secret, fresh, body)}`, secret).timestamp).toBe(fresh);
-    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${hmacHex(secret, t, body)}`, secret))).toBe(
-      'timestamp_out_of_tolerance',
-    );
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${hmacHex(secret, t, body)}`, secret))).toBe('timestamp_out_of_tolerance');
   });
 
   it.each([

@@ -13,7 +13,9 @@ let workdir: string;
 
 beforeAll(() => {
   const built = join(root, 'dist/webhooks/web.js');
-  const newestSource = Math.max(...readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).map((name) => statSync(join(root, 'src', name)).mtimeMs));
+  const newestSource = Math.max(
+    ...readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).map((name) => statSync(join(root, 'src', name)).mtimeMs),
+  );
   if (!existsSync(built) || statSync(built).mtimeMs < newestSource) {
     execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'ignore', timeout: 240_000 });
   }

@@ -91,9 +91,7 @@ export function deliveryView(domain: WebhookDomain, record: DeliveryRecord): Rec
     nextRetryAt: record.status === 'PENDING' ? (last?.nextRetryAt ?? null) : null,
     redeliveryOf: record.originalDeliveryId === record.deliveryId ? null : record.originalDeliveryId,
     test: !record.countsTowardSuspension,
-    registration: registration
-      ? { id: registration.id, status: registration.status, consecutiveFailures: registration.consecutiveFailures }
-      : null,
+    registration: registration ? { id: registration.id, status: registration.status, consecutiveFailures: registration.consecutiveFailures } : null,
   };
 }
 

@@ -67,8 +67,7 @@ export function registerInspectorRoutes(app: SandboxApp, ctx: SandboxContext, de
       .slice(0, SNAPSHOT_ITEMS)
       .map((record) => deliveryView(domain, record));
   };
-  const transactions = (): Record<string, unknown>[] =>
-    [...ctx.state.transactions.values()].slice(-SNAPSHOT_ITEMS).reverse().map(transactionView);
+  const transactions = (): Record<string, unknown>[] => [...ctx.state.transactions.values()].slice(-SNAPSHOT_ITEMS).reverse().map(transactionView);
 
   const page = (): Response =>
     new Response(INSPECTOR_HTML, {

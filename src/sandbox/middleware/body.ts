@@ -51,8 +51,7 @@ function refuse(ctx: SandboxContext, c: SandboxCtx, status: 400 | 413, message: 
 export function bodyReader(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
     const { maxBodyBytes, maxJsonDepth } = ctx.options.limits;
-    const tooLarge = (): Response =>
-      refuse(ctx, c, 413, 'Request body too large', `body must be at most ${maxBodyBytes} bytes`);
+    const tooLarge = (): Response => refuse(ctx, c, 413, 'Request body too large', `body must be at most ${maxBodyBytes} bytes`);
     c.set('rawBody', '');
     c.set('body', undefined);
     c.set('bodyNote', null);

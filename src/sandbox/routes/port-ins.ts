@@ -24,7 +24,10 @@ export const registerPortInRoutes: SandboxPlugin = (app, ctx) => {
         validationErrors: [`status must be one of ${STATUSES.join(', ')}`],
       });
     }
-    return ctx.paginate(c, ctx.state.portIns.filter((p) => status === undefined || p.status === status));
+    return ctx.paginate(
+      c,
+      ctx.state.portIns.filter((p) => status === undefined || p.status === status),
+    );
   });
 
   // Shape not shown: body { portInNumber } → { portInNumber, eligible, reason? }.

@@ -17,9 +17,7 @@ export const registerSubscriptionRoutes: SandboxPlugin = (app, ctx) => {
         validationErrors: [`status must be one of ${FILTERS.join(', ')}`],
       });
     }
-    const matches = ctx.state.subscriptions.filter((s) =>
-      status === 'ACTIVE' ? SERVING.includes(s.status) : s.status === status,
-    );
+    const matches = ctx.state.subscriptions.filter((s) => (status === 'ACTIVE' ? SERVING.includes(s.status) : s.status === status));
     return ctx.paginate(c, matches.map(subscriptionItem));
   });
 

@@ -67,13 +67,13 @@ export function seedState(seed: number, simCount: number, anchorMs: number): San
   const newIccid = (): string => {
     for (;;) {
       const id = `8961${rng.digits(rng.next() < 0.5 ? 15 : 16)}`;
-      if (!usedIccids.has(id)) return usedIccids.add(id), id;
+      if (!usedIccids.has(id)) return (usedIccids.add(id), id);
     }
   };
   const newNumber = (): string => {
     for (;;) {
       const n = `+614${rng.digits(8)}`;
-      if (!usedNumbers.has(n) && !n.endsWith('0000')) return usedNumbers.add(n), n;
+      if (!usedNumbers.has(n) && !n.endsWith('0000')) return (usedNumbers.add(n), n);
     }
   };
 
@@ -81,7 +81,10 @@ export function seedState(seed: number, simCount: number, anchorMs: number): San
   for (let i = 0; users.size < 48; i++) {
     const first = rng.pick(FIRST);
     const last = rng.pick(LAST);
-    const local = `${first}.${last}`.toLowerCase().normalize('NFD').replace(/[^a-z.]/g, '');
+    const local = `${first}.${last}`
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[^a-z.]/g, '');
     const email = users.size === 0 ? 'ops+fleet@acme.example' : `${local}${i}@acme.example`;
     users.set(email, {
       email,
@@ -189,7 +192,16 @@ export function seedState(seed: number, simCount: number, anchorMs: number): San
       return;
     }
     // fixtures: the first lines serve; lines 6..9 cover the other statuses whatever the seed
-    const forced: Partial<Record<number, SubscriptionStatus>> = { 0: 'ACTIVE', 1: 'ACTIVE', 2: 'ACTIVE', 3: 'ACTIVE', 6: 'PENDING', 7: 'CANCEL_SCHEDULED', 8: 'CANCELLED', 9: 'SCHEDULED' };
+    const forced: Partial<Record<number, SubscriptionStatus>> = {
+      0: 'ACTIVE',
+      1: 'ACTIVE',
+      2: 'ACTIVE',
+      3: 'ACTIVE',
+      6: 'PENDING',
+      7: 'CANCEL_SCHEDULED',
+      8: 'CANCELLED',
+      9: 'SCHEDULED',
+    };
     addSubscription(sim, forced[i] ?? subscriptionStatus(rng.next()), created);
     if (i > 5 && rng.next() < 0.12) addSubscription(sim, 'SCHEDULED', created + DAY_MS);
   });
@@ -205,14 +217,34 @@ export function seedState(seed: number, simCount: number, anchorMs: number): San
   const teamMembers = new Map<string, TeamMemberRecord>();
   const member = (m: TeamMemberRecord): void => void teamMembers.set(m.email, m);
   member({ name: 'Alex Morgan', email: 'alex.morgan@acme.example', role: 'Admin', status: 'active', invitedAt: iso(ANCHOR_MS - 500 * DAY_MS) });
-  member({ name: 'Sam Rivera', email: 'sam.rivera@acme.example', role: 'Standard Admin', status: 'active', invitedAt: iso(ANCHOR_MS - 200 * DAY_MS), departments: ['Sales', 'Support'] });
+  member({
+    name: 'Sam Rivera',
+    email: 'sam.rivera@acme.example',
+    role: 'Standard Admin',
+    status: 'active',
+    invitedAt: iso(ANCHOR_MS - 200 * DAY_MS),
+    departments: ['Sales', 'Support'],
+  });
   member({ name: 'Priya Shah', email: 'it+admin@acme.example', role: 'Admin', status: 'active', invitedAt: iso(ANCHOR_MS - 120 * DAY_MS) });
-  member({ name: 'Tom Becker', email: 'tom.becker@acme.example', role: 'Standard Admin', status: 'invited', invitedAt: iso(ANCHOR_MS - 3 * DAY_MS), departments: ['Finance'] });
+  member({
+    name: 'Tom Becker',
+    email: 'tom.becker@acme.example',
+    role: 'Standard Admin',
+    status: 'invited',
+    invitedAt: iso(ANCHOR_MS - 3 * DAY_MS),
+    departments: ['Finance'],
+  });
 
   const userGroups = new Map(
     USER_GROUPS.map((name, i) => [
       name,
-      { name, description: `${name} group`, status: 'ACTIVE' as const, memberEmails: userList.slice(i * 4, i * 4 + 4).map((u) => u.email), createdAt: iso(ANCHOR_MS - (30 + i) * DAY_MS) },
+      {
+        name,
+        description: `${name} group`,
+        status: 'ACTIVE' as const,
+        memberEmails: userList.slice(i * 4, i * 4 + 4).map((u) => u.email),
+        createdAt: iso(ANCHOR_MS - (30 + i) * DAY_MS),
+      },
     ]),
   );
 

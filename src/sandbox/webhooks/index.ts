@@ -18,12 +18,7 @@ import {
 } from './event-routes.js';
 import { registerRegistrationRoutes } from './registration-routes.js';
 import { VoiceQuality } from './voice-quality.js';
-import {
-  registerVoiceQualityRoutes,
-  runVoiceQualityTest,
-  type VoiceQualityTestResult,
-  type voiceQualityTestSchema,
-} from './voice-quality-routes.js';
+import { registerVoiceQualityRoutes, runVoiceQualityTest, type VoiceQualityTestResult, type voiceQualityTestSchema } from './voice-quality-routes.js';
 import { registerVoiceStreamRoutes } from './voice-stream-routes.js';
 import { attachWebhookDomain } from '../inspector/hub.js';
 

@@ -155,10 +155,7 @@ export async function testDelivery(domain: WebhookDomain, registration: Registra
   return record;
 }
 
-export type RedeliverResult =
-  | { kind: 'started'; record: DeliveryRecord }
-  | { kind: 'not_found' }
-  | { kind: 'in_progress' };
+export type RedeliverResult = { kind: 'started'; record: DeliveryRecord } | { kind: 'not_found' } | { kind: 'in_progress' };
 
 /** spec part 3: the original event and body go to the original endpoint as a new PENDING delivery. */
 export function redeliver(domain: WebhookDomain, deliveryId: string): RedeliverResult {

@@ -3,7 +3,6 @@ import { closedObject } from '../closed-object.js';
 import { MASKED } from './registrations.js';
 import { retryPolicyInputSchema } from './retry-policy.js';
 
-
 /** URL schemes each webhookUrls member accepts; voiceStreamUrl is always dialled over WebSocket (spec part 2). */
 function urlWithScheme(schemes: readonly string[]) {
   return z.string().refine(
@@ -20,13 +19,16 @@ function urlWithScheme(schemes: readonly string[]) {
 
 const httpUrl = urlWithScheme(['http', 'https']);
 
-const webhookUrlsSchema = closedObject({
-  messageUrl: httpUrl.optional(),
-  callbackMessageUrl: httpUrl.optional(),
-  voiceUrl: httpUrl.optional(),
-  callbackVoiceUrl: httpUrl.optional(),
-  voiceStreamUrl: urlWithScheme(['ws', 'wss', 'http', 'https']).optional(),
-}, 'webhookUrls.');
+const webhookUrlsSchema = closedObject(
+  {
+    messageUrl: httpUrl.optional(),
+    callbackMessageUrl: httpUrl.optional(),
+    voiceUrl: httpUrl.optional(),
+    callbackVoiceUrl: httpUrl.optional(),
+    voiceStreamUrl: urlWithScheme(['ws', 'wss', 'http', 'https']).optional(),
+  },
+  'webhookUrls.',
+);
 
 export type WebhookUrls = z.infer<typeof webhookUrlsSchema>;
 export type WebhookUrlName = keyof WebhookUrls;
@@ -45,26 +47,33 @@ const credential = (name: string) =>
  * `token` for bearer; basic takes `username` + `password`, api_key takes `key` and an optional
  * `headerName` (default X-API-Key).
  */
-const authenticationSchema = z.discriminatedUnion('type', [
-  closedObject({ type: z.literal('none') }, 'authentication.'),
-  closedObject({ type: z.literal('bearer'), token: credential('authentication.token') }, 'authentication.'),
-  closedObject(
-    {
-      type: z.literal('basic'),
-      username: credential('authentication.username'),
-      password: credential('authentication.password'),
-    },
-    'authentication.',
-  ),
-  closedObject(
-    {
-      type: z.literal('api_key'),
-      key: credential('authentication.key'),
-      headerName: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').optional(),
-    },
-    'authentication.',
-  ),
-], { error: 'authentication.type must be one of basic, bearer, api_key, none' });
+const authenticationSchema = z.discriminatedUnion(
+  'type',
+  [
+    closedObject({ type: z.literal('none') }, 'authentication.'),
+    closedObject({ type: z.literal('bearer'), token: credential('authentication.token') }, 'authentication.'),
+    closedObject(
+      {
+        type: z.literal('basic'),
+        username: credential('authentication.username'),
+        password: credential('authentication.password'),
+      },
+      'authentication.',
+    ),
+    closedObject(
+      {
+        type: z.literal('api_key'),
+        key: credential('authentication.key'),
+        headerName: z
+          .string()
+          .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
+          .optional(),
+      },
+      'authentication.',
+    ),
+  ],
+  { error: 'authentication.type must be one of basic, bearer, api_key, none' },
+);
 
 export type Authentication = z.infer<typeof authenticationSchema>;
 

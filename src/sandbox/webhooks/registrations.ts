@@ -1,10 +1,5 @@
 import type { RetryPolicy } from './retry-policy.js';
-import type {
-  Authentication,
-  RegistrationEventType,
-  RegistrationStatus,
-  WebhookUrls,
-} from './registration-schema.js';
+import type { Authentication, RegistrationEventType, RegistrationStatus, WebhookUrls } from './registration-schema.js';
 
 /** A registration as the sandbox keeps it; only toWire() output ever leaves the sandbox. */
 export interface RegistrationRecord {

@@ -6,14 +6,15 @@ import { closedObject } from '../closed-object.js';
  * counts retries of a failed delivery ("retries of a failed delivery"), so a delivery makes at
  * most `1 + maxAttempts` attempts.
  */
-export const retryPolicyInputSchema = closedObject({
-  maxAttempts: z.number().int().min(1).max(10).optional(),
-  backoffStrategy: z
-    .enum(['fixed', 'exponential', 'linear'], { error: 'must be one of fixed, exponential, linear' })
-    .optional(),
-  initialDelaySeconds: z.number().int().min(1).max(60).optional(),
-  maxDelaySeconds: z.number().int().min(60).max(3600).optional(),
-}, 'retryPolicy.');
+export const retryPolicyInputSchema = closedObject(
+  {
+    maxAttempts: z.number().int().min(1).max(10).optional(),
+    backoffStrategy: z.enum(['fixed', 'exponential', 'linear'], { error: 'must be one of fixed, exponential, linear' }).optional(),
+    initialDelaySeconds: z.number().int().min(1).max(60).optional(),
+    maxDelaySeconds: z.number().int().min(60).max(3600).optional(),
+  },
+  'retryPolicy.',
+);
 
 export type RetryPolicyInput = z.infer<typeof retryPolicyInputSchema>;
 export type RetryPolicy = Required<RetryPolicyInput>;

@@ -11,11 +11,7 @@ function signatureHeader(rawBody: string, secret: string, timestampSeconds: numb
 }
 
 /** Headers common to every signed delivery: body type, timestamp and signature. */
-export function signedHeaders(
-  rawBody: string,
-  secret: string,
-  timestampSeconds: number,
-): Record<string, string> {
+export function signedHeaders(rawBody: string, secret: string, timestampSeconds: number): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-service-timestamp': String(timestampSeconds),

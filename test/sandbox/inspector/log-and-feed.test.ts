@@ -206,11 +206,13 @@ describe('the live feed', () => {
     const refused = await fetch(`${sandbox.url}/_sandbox/events`);
     expect(refused.status).toBe(503);
     await pages[0]?.body?.cancel();
-    await expect.poll(async () => {
-      const again = await fetch(`${sandbox.url}/_sandbox/events`);
-      await again.body?.cancel();
-      return again.status;
-    }).toBe(200);
+    await expect
+      .poll(async () => {
+        const again = await fetch(`${sandbox.url}/_sandbox/events`);
+        await again.body?.cancel();
+        return again.status;
+      })
+      .toBe(200);
     await Promise.all(pages.slice(1).map(async (page) => page.body?.cancel()));
   });
 

@@ -135,9 +135,7 @@ describe('inspector page', () => {
   it('shows an HTML payload in a body as text, and masks credentials in the details', async () => {
     const page = await openInspector();
     const payload = '<img src=x onerror=window.__pwned=1><script>window.__pwned=2</script><b id=injected>bold</b>';
-    await client.sms
-      .send({ fromNumber: sandbox.fixtures.phoneNumber, toNumber: '+61400000000', text: payload })
-      .catch(() => undefined);
+    await client.sms.send({ fromNumber: sandbox.fixtures.phoneNumber, toNumber: '+61400000000', text: payload }).catch(() => undefined);
     const row = page.locator('#requests-body tr', { hasText: '/api/v1.1/sms' });
     await row.waitFor();
     await row.getByRole('button').click();
@@ -159,8 +157,7 @@ describe('inspector page', () => {
     await expect(client.plans.retrieve('plan_nope')).rejects.toMatchObject({ status: 404 });
     const rows = page.locator('#requests-body tr');
     await expect.poll(() => rows.count()).toBe(sandbox.requests().length);
-    const statuses = async (): Promise<Array<string | null>> =>
-      Promise.all((await rows.all()).map((row) => row.getAttribute('data-status')));
+    const statuses = async (): Promise<Array<string | null>> => Promise.all((await rows.all()).map((row) => row.getAttribute('data-status')));
 
     await page.getByLabel('Route contains').fill('/plans/');
     await expect.poll(statuses).toEqual(['404', '429']);

@@ -10,7 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { startSandbox } from '../../../src/sandbox/index.js';
 
-const resources = (): string[] => process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap' && r !== 'PipeWrap').sort();
+const resources = (): string[] =>
+  process
+    .getActiveResourcesInfo()
+    .filter((r) => r !== 'TTYWrap' && r !== 'PipeWrap')
+    .sort();
 const tick = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const before = resources();
 
@@ -52,12 +56,17 @@ const call = (method: string, path: string, body?: unknown, token?: string) =>
   });
 const token = (await call('POST', '/api/v1.1/auth/token', { key: sandbox.key, secret: sandbox.secret })).data.access_token;
 await call('POST', '/api/v1.1/esim', {}, token);
-await call('POST', '/api/v1.1/webhooks', {
-  operator: 'Telstra',
-  network: 'Telstra 4G',
-  eventType: 'sms',
-  webhookUrls: { messageUrl: `http://127.0.0.1:${port(held)}/`, voiceStreamUrl: `ws://127.0.0.1:${port(wss)}/` },
-}, token);
+await call(
+  'POST',
+  '/api/v1.1/webhooks',
+  {
+    operator: 'Telstra',
+    network: 'Telstra 4G',
+    eventType: 'sms',
+    webhookUrls: { messageUrl: `http://127.0.0.1:${port(held)}/`, voiceStreamUrl: `ws://127.0.0.1:${port(wss)}/` },
+  },
+  token,
+);
 await call('POST', '/_sandbox/voice-quality/webhooks', { url: `http://127.0.0.1:${port(failing)}/` });
 await call('POST', '/_sandbox/events/sms', { operator: 'Telstra', network: 'Telstra 4G' });
 await call('POST', '/_sandbox/voice-quality/tests', { iccid: sandbox.fixtures.physicalIccid });

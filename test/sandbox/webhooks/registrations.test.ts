@@ -240,9 +240,7 @@ describe('GET, PUT and DELETE /api/v1.1/webhooks/{id}', () => {
     const read = await h.api('GET', `/api/v1.1/webhooks/${id}`);
     const res = await h.api('PUT', `/api/v1.1/webhooks/${id}`, { authentication: read.body.data.authentication });
     expect(res.status).toBe(400);
-    expect(res.body.error.details.validationErrors).toEqual([
-      'authentication.token must be the credential itself, not the masked ***ENCRYPTED***',
-    ]);
+    expect(res.body.error.details.validationErrors).toEqual(['authentication.token must be the credential itself, not the masked ***ENCRYPTED***']);
   });
 
   it('sets and lifts a suspension by hand with status', async () => {

@@ -94,7 +94,16 @@ describe('delivery log', () => {
     expect((await deliveries(`?webhookId=${good}`)).every((d) => d.status === 'DELIVERED')).toBe(true);
     expect(await deliveries('?status=FAILED')).toEqual([expect.objectContaining({ webhookId: bad, attempt: 2, responseCode: 500 })]);
     for (const record of all) {
-      expect(Object.keys(record).sort()).toEqual(['attempt', 'createdAt', 'deliveredAt', 'deliveryId', 'eventType', 'responseCode', 'status', 'webhookId']);
+      expect(Object.keys(record).sort()).toEqual([
+        'attempt',
+        'createdAt',
+        'deliveredAt',
+        'deliveryId',
+        'eventType',
+        'responseCode',
+        'status',
+        'webhookId',
+      ]);
     }
     const wrong = await h.api('GET', '/api/v1.1/webhook-deliveries?status=LOST');
     expect(wrong.status).toBe(400);
