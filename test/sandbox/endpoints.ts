@@ -32,7 +32,8 @@ export interface Endpoint {
   limit?: number;
 }
 
-const SIM = [
+/** The members of a SIM (spec part 2), sorted. */
+export const SIM = [
   'assignedStatus',
   'assignedTo',
   'createdAt',
