@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bannerOf } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = fileURLToPath(new URL('../../src/sandbox/cli.ts', import.meta.url));
@@ -14,23 +15,7 @@ const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url
 async function banner(args: string[], check: (out: string) => Promise<void>): Promise<void> {
   const child = spawn(tsx, [cli, '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner: ${out}${err}`)), 20_000);
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes('Ctrl-C')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once('exit', () => {
-        clearTimeout(timer);
-        reject(new Error(`exited early: ${out}${err}`));
-      });
-    });
+    const out = await bannerOf(child);
     await check(out);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGINT');

@@ -1,3 +1,5 @@
+import type { ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle, StartSandboxOptions } from '../../src/sandbox/index.js';
@@ -102,4 +104,28 @@ export function useSandbox(options: StartSandboxOptions = {}, hooks: { resetEach
     });
   }
   return session;
+}
+
+/**
+ * What a started `partner-sandbox` command printed up to its banner's last line ("Ctrl-C"); rejects
+ * with what it printed (stderr included) when it exits first or prints no banner in time.
+ */
+export function bannerOf(child: ChildProcessByStdio<null, Readable, Readable>, timeoutMs = 20_000): Promise<string> {
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner: ${out}${err}`)), timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Ctrl-C')) {
+        clearTimeout(timer);
+        resolve(out);
+      }
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`exited early: ${out}${err}`));
+    });
+  });
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { bannerOf } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const builds: string[] = [];
@@ -42,18 +43,7 @@ describe('partner-sandbox command', () => {
     // Spawned as a file, not through node: only the shebang and the executable bit make it run.
     const child = spawn(bin, ['--port', '0', '--seed', '42'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      let out = '';
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 15_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes('Ctrl-C')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        child.on('exit', () => reject(new Error(`exited early: ${out}`)));
-      });
+      const out = await bannerOf(child, 15_000);
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
       const expected = createSandbox({ seed: 42 });
       await expected.close();

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bannerOf } from '../helpers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -12,18 +13,7 @@ describe('partner-sandbox banner', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      let out = '';
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 15_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes('Ctrl-C')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        child.once('exit', () => reject(new Error(`exited early: ${out}`)));
-      });
+      const out = await bannerOf(child, 15_000);
       const inspector = /^Inspector: (http:\/\/127\.0\.0\.1:\d+\/_sandbox\/) /m.exec(out)?.[1];
       expect(inspector).toBeDefined();
       const res = await fetch(inspector ?? '');
