@@ -4,6 +4,7 @@ export * from './core/errors.js';
 export * from './core/transaction-errors.js';
 export { ApiPromise } from './core/api-promise.js';
 export type { ClientOptions, CloseOptions, Logger, LogLevel, RateLimitOptions, WindowLimit } from './core/options.js';
+export type { RateLimiter, Admission } from './core/rate-limit.js';
 export type { RequestOptions, ResponseInfo, RateLimitInfo, PageMeta, HttpMethod } from './core/request.js';
 export { Page, PagePromise } from './core/pagination.js';
 export { TransactionHandle } from './core/polling.js';

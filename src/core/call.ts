@@ -1,4 +1,4 @@
-import type { TokenManager } from './auth.js';
+import { TOKEN_PATH, type TokenManager } from './auth.js';
 import { unwrap } from './envelope.js';
 import { checkRequestOptions } from './config.js';
 import { DEADLINE_SLACK_MS, IN_FLIGHT_FIRST_WAIT_MS, IN_FLIGHT_MAX_WAIT_MS } from './defaults.js';
@@ -15,6 +15,7 @@ import {
 } from './errors.js';
 import { responseInfo, serializeQuery } from './headers.js';
 import type { LevelLogger } from './logger.js';
+import type { CallObservation, CallObserver, WaitReason } from './observer.js';
 import type { RateLimiter } from './rate-limit.js';
 import { type Scrubber, redactHeaders } from './redact.js';
 import type { ApiResult, RequestSpec } from './request.js';
@@ -32,6 +33,11 @@ export interface Pipeline {
   /** The wire parses the URL (the fetch transport): '.'/'..' segments, even as %2E, would be resolved away. */
   parsesUrls: boolean;
   limiter: RateLimiter | undefined;
+  /**
+   * The client built the limiter and closes it; a limiter given as an option may be shared with
+   * other clients: it is never closed, and a cut call leaves its wait through its admission signal.
+   */
+  ownsLimiter: boolean;
   tokens: TokenManager;
   timeoutMs: number;
   maxRetries: number;
@@ -44,6 +50,8 @@ export interface Pipeline {
   sleepers: Sleepers;
   /** The ceiling on a wait the server asks for (Retry-After); longer ones are not waited. */
   maxServerWaitMs: number;
+  /** The pipeline's one seam for instrumentation; read when each call starts. */
+  observer: CallObserver | undefined;
 }
 
 function serializeBody(body: unknown, route: string): string {
@@ -53,6 +61,14 @@ function serializeBody(body: unknown, route: string): string {
     // A BigInt or a cycle: refuse before anything is sent.
     throw new RequestValidationError([{ path: 'body', message: error instanceof Error ? error.message : 'not serialisable as JSON' }], route);
   }
+}
+
+/** The token exchange's route: the call the client makes on its own. */
+const TOKEN_ROUTE = `POST ${TOKEN_PATH}`;
+
+/** A failure that proves the request never left: its rate-limit slot was not used. */
+function isUnsent(error: unknown): boolean {
+  return (error instanceof ConnectionError || error instanceof ClientClosedError) && error.requestNotSent;
 }
 
 function onAttemptTimeout(call: Call<unknown>): void {
@@ -99,8 +115,10 @@ function markIfMaybeApplied(error: unknown, key?: string): never {
 }
 
 /**
- * One call from first attempt to result: limiter → token → wire → envelope, with one
- * re-authentication on 401 inside an attempt and retries around attempts.
+ * One call from first attempt to result. Its life reads top to bottom: input checks
+ * (constructor) → per attempt: token → limiter → wire → envelope, with one re-authentication on
+ * 401 inside the attempt (`attempt`) → the retry decision and its wait (`beforeRetry`), driven
+ * by `withRetries` (`run`). Every step reports to the pipeline's observer, when there is one.
  */
 export class Call<T> implements Admission {
   readonly #pipeline: Pipeline;
@@ -126,6 +144,12 @@ export class Call<T> implements Admission {
   #queueDeadline = 0;
   /** Set when the client cut this call (`destroy()`, or `close()` past its timeout): the call's final error. */
   #closed: ClientClosedError | undefined;
+  /** What observes this call (tracing, metrics), when the pipeline has an observer. */
+  readonly #observation: CallObservation | undefined;
+  /** Aborted by `cut()`: ends a wait in a limiter the client does not own (see `signal`). */
+  #cutController: AbortController | undefined;
+  /** The status of the last answer read, for the observer. */
+  #lastStatus: number | undefined;
 
   constructor(pipeline: Pipeline, spec: RequestSpec<T>, retrySafe?: boolean) {
     const options = spec.options;
@@ -159,15 +183,55 @@ export class Call<T> implements Admission {
     this.#retrySafe = retrySafe ?? (spec.method === 'GET' || spec.idempotent || callerKey !== undefined);
     this.#unsafeWrite = !this.#retrySafe;
     this.#settlingKey = retrySafe === undefined && spec.method !== 'GET' ? idempotencyKey : undefined;
+    this.#observation = pipeline.observer?.start({
+      kind: spec.route === TOKEN_ROUTE ? 'token' : 'api',
+      method: spec.method,
+      route: spec.route,
+      origin: pipeline.origin,
+      idempotencyKey: this.#keyed,
+    });
   }
 
   run(): Promise<ApiResult<T>> {
-    // Without a caller's signal there is nothing to listen to: no extra async frame per call.
+    const observation = this.#observation;
+    if (observation === undefined) return this.#settle(this.#retried());
+    const result = this.#settle(observation.within ? observation.within(() => this.#retried()) : this.#retried());
+    result.then(
+      (done) => this.#observed(observation, undefined, done),
+      (error: unknown) => this.#observed(observation, error, undefined),
+    );
+    return result;
+  }
+
+  /** Every attempt and retry: without a caller's signal there is nothing to listen to, so no extra async frame. */
+  #retried(): Promise<ApiResult<T>> {
     const signal = this.#signal;
-    const result = signal ? this.#runWith(signal) : withRetries(this, this.#maxRetries);
+    return signal ? this.#runWith(signal) : withRetries(this, this.#maxRetries);
+  }
+
+  /** The final error of a write whose outcome is unknown says so (see markIfMaybeApplied). */
+  #settle(result: Promise<ApiResult<T>>): Promise<ApiResult<T>> {
     if (this.#unsafeWrite) return result.catch(markIfMaybeApplied);
     const key = this.#settlingKey;
     return key === undefined ? result : result.catch((error: unknown) => markIfMaybeApplied(error, key));
+  }
+
+  #observed(observation: CallObservation, error: unknown, result: ApiResult<T> | undefined): void {
+    observation.end({
+      error,
+      status: result ? result.response.status : this.#lastStatus,
+      attempts: this.#sends,
+      replayed: result?.response.idempotencyReplayed ?? false,
+      validated: this.#pipeline.validate || this.#spec.alwaysValidate === true,
+    });
+  }
+
+  /** Reports a wait to the observer around `wait`; without an observer, `wait` itself. */
+  #waiting<R>(reason: WaitReason, ms: number | undefined, wait: Promise<R>): Promise<R> {
+    const observation = this.#observation;
+    if (observation === undefined) return wait;
+    observation.wait(reason, ms);
+    return wait.finally(() => observation.waitEnd(reason));
   }
 
   async #runWith(signal: AbortSignal): Promise<ApiResult<T>> {
@@ -206,6 +270,7 @@ export class Call<T> implements Admission {
       requestNotSent: this.#sends === 0,
     });
     this.#controller?.abort();
+    this.#cutController?.abort(this.#closed);
   }
 
   /** The error a failure becomes once the call was cut: a rejected wait or aborted attempt is reported as the closing. */
@@ -226,9 +291,10 @@ export class Call<T> implements Admission {
         token = pipeline.tokens.current() ?? (await this.#fetchToken());
         this.#headers['authorization'] = `Bearer ${token}`;
       }
-      if (pipeline.limiter) {
-        const admitted = pipeline.limiter.acquire(spec.route, this);
-        if (admitted) await admitted.catch((error: unknown) => Promise.reject(this.#orClosed(error)));
+      const limiter = pipeline.limiter;
+      if (limiter) {
+        const admitted = limiter.acquire(spec.route, this);
+        if (admitted) await this.#waiting('rate-limit', undefined, admitted).catch((error: unknown) => Promise.reject(this.#orClosed(error)));
       }
       const sentAt = monotonicNow();
       // The deadline runs from the first admission: queueing behind our own limiter is pacing, not a retry.
@@ -237,21 +303,31 @@ export class Call<T> implements Admission {
       try {
         response = await this.#send(sentAt);
       } catch (error) {
-        pipeline.limiter?.release(spec.route, sentAt, undefined);
+        if (limiter) {
+          // A request that provably never left gives its slot back: no server window counted it.
+          if (limiter.giveBack && isUnsent(error)) limiter.giveBack(spec.route);
+          else limiter.release(spec.route, sentAt, undefined);
+        }
+        this.#observation?.attemptEnd(this.#sends, { status: undefined, error });
         throw error;
       }
       const info = responseInfo(response.status, response.headers);
-      pipeline.limiter?.release(spec.route, sentAt, info.rateLimit);
+      limiter?.release(spec.route, sentAt, info.rateLimit);
+      this.#lastStatus = response.status;
       if (response.status === 401 && spec.auth && !replayed) {
         // spec part 5 rule 3: re-authenticate once and replay once.
+        this.#observation?.attemptEnd(this.#sends, { status: 401, error: undefined });
         replayed = true;
         pipeline.tokens.invalidate(token);
         pipeline.logger.log('info', 'token refused; re-authenticating once', { route: spec.route });
         continue;
       }
       try {
-        return unwrap(response.body, info, spec, pipeline.validate || spec.alwaysValidate === true, pipeline.scrubber);
+        const result = unwrap(response.body, info, spec, pipeline.validate || spec.alwaysValidate === true, pipeline.scrubber);
+        this.#observation?.attemptEnd(this.#sends, { status: response.status, error: undefined });
+        return result;
       } catch (error) {
+        this.#observation?.attemptEnd(this.#sends, { status: response.status, error });
         if (error instanceof RateLimitError && pipeline.limiter) {
           // A 429 holds the whole endpoint, not only this call (spec part 8 rules 1 and 3);
           // the limiter caps the pause at maxServerWaitMs.
@@ -274,7 +350,9 @@ export class Call<T> implements Admission {
     this.#pipeline.logger.log('info', `${this.#spec.route}: the original request is still in progress; asking again`, {
       route: this.#spec.route,
     });
-    await this.#pipeline.sleepers.sleep(delayMs, this.#signal).catch((failure: unknown) => Promise.reject(this.#orClosed(failure)));
+    await this.#waiting('in-flight-original', delayMs, this.#pipeline.sleepers.sleep(delayMs, this.#signal)).catch((failure: unknown) =>
+      Promise.reject(this.#orClosed(failure)),
+    );
     if (monotonicNow() >= this.#deadlineAt) throw this.#originalStillInFlight();
   }
 
@@ -313,13 +391,20 @@ export class Call<T> implements Admission {
         reason: error instanceof PartnerError ? error.toJSON() : String(error),
       });
     }
-    await this.#pipeline.sleepers.sleep(delayMs, this.#signal).catch((failure: unknown) => Promise.reject(this.#orClosed(failure)));
+    await this.#waiting('retry', delayMs, this.#pipeline.sleepers.sleep(delayMs, this.#signal)).catch((failure: unknown) =>
+      Promise.reject(this.#orClosed(failure)),
+    );
     return true;
   }
 
-  /** Admission: the caller's signal, for the limiter. */
+  /**
+   * Admission: the caller's signal, for the limiter. A limiter the client does not own is not
+   * closed with it: the signal then also fires when the client cuts this call.
+   */
   get signal(): AbortSignal | undefined {
-    return this.#signal;
+    if (this.#pipeline.ownsLimiter) return this.#signal;
+    const cut = (this.#cutController ??= new AbortController()).signal;
+    return this.#signal ? AbortSignal.any([this.#signal, cut]) : cut;
   }
 
   /**
@@ -370,6 +455,7 @@ export class Call<T> implements Admission {
     const controller = new AttemptSignal();
     this.#controller = controller;
     this.#sends++;
+    this.#observation?.attempt(this.#sends, this.#headers);
     this.#timedOut = false;
     const timer = setTimeout(onAttemptTimeout, Math.min(timeoutMs, MAX_TIMER_MS), this);
     try {

@@ -163,9 +163,20 @@ function windowLimitIssues(value: unknown, path: string): ValidationIssue[] {
   return issues;
 }
 
+const LIMITER_METHODS = ['acquire', 'release', 'pause', 'close'] as const;
+
+/** An object with an `acquire` method is meant as a RateLimiter: it must have all four. */
+function limiterIssues(value: Record<string, unknown>): ValidationIssue[] {
+  const missing = LIMITER_METHODS.filter((name) => typeof value[name] !== 'function');
+  return missing.length === 0
+    ? []
+    : [{ path: 'rateLimit', message: `is a RateLimiter without ${missing.join(', ')} (methods required: ${LIMITER_METHODS.join(', ')})` }];
+}
+
 function rateLimitIssues(value: unknown): ValidationIssue[] {
   if (value === false) return [];
-  if (!isRecord(value)) return [{ path: 'rateLimit', message: `must be false or { account?, endpoints? } (got ${describe(value)})` }];
+  if (!isRecord(value)) return [{ path: 'rateLimit', message: `must be false, a RateLimiter or { account?, endpoints? } (got ${describe(value)})` }];
+  if ('acquire' in value) return limiterIssues(value);
   const issues: ValidationIssue[] = [];
   if (value['account'] !== undefined) issues.push(...windowLimitIssues(value['account'], 'rateLimit.account'));
   const endpoints = value['endpoints'];

@@ -1,8 +1,9 @@
 /**
  * Every error the SDK throws extends {@link PartnerError}. Answers of the API map to
  * subclasses of {@link ApiError} by HTTP status (spec part 7); everything else has its own
- * class. No error ever carries a credential: messages are built from codes and statuses only,
- * and `toJSON()` / `util.inspect` show the same safe fields.
+ * class. No error ever carries a credential: messages name the route, the status and the
+ * server's own message, scrubbed of every secret the client knows (key, secret, tokens) before
+ * the error is built, and `toJSON()` / `util.inspect` show the same safe fields.
  */
 
 import type { ClientErrorCode, ErrorCode } from './error-codes.js';

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { RateLimiter } from './rate-limit.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
@@ -38,8 +39,12 @@ export interface ClientOptions {
   timeoutMs?: number | undefined;
   /** Retries after the first attempt; default 2. */
   maxRetries?: number | undefined;
-  /** Client-side limiter options, or false to disable it. */
-  rateLimit?: RateLimitOptions | false | undefined;
+  /**
+   * Client-side limiter options (the spec's limits by default), a {@link RateLimiter} of your own
+   * (a fleet's shared limiter, such as `RedisRateLimiter`), used as is and never closed by the
+   * client, or false to disable limiting.
+   */
+  rateLimit?: RateLimitOptions | RateLimiter | false | undefined;
   /** A WHATWG fetch; when given it replaces the built-in undici transport. */
   fetch?: typeof globalThis.fetch | undefined;
   /** An undici Dispatcher (proxy, custom pool) for the built-in transport. */

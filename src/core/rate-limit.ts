@@ -1,3 +1,4 @@
+import { hasPlaceholder, templateMatcher } from '../shared/route-template.js';
 import { ClientClosedError } from './errors.js';
 import type { RateLimitOptions, WindowLimit } from './options.js';
 import type { RateLimitInfo } from './request.js';
@@ -23,10 +24,22 @@ export interface RateLimiter {
    * follows the server with them (spec part 8 rule 2, and part 9 rule 4: limits may change).
    */
   release(route: string, sentAt: number, rateLimit: RateLimitInfo | undefined): void;
+  /**
+   * Instead of `release`, once per successful `acquire` whose request provably never left (the
+   * connection was refused, the call was cut or ran out of time before sending): no server window
+   * counted it, so the slot is free again at once. A limiter without it gets `release` instead,
+   * which holds the slot as if the request had been sent.
+   */
+  giveBack?(route: string): void;
   /** Holds every call of `route` for `ms` (a 429's Retry-After, spec part 8 rules 1 and 3), at most `maxServerWaitMs`. */
   pause(route: string, ms: number): void;
   /** Rejects waiting calls and cancels the timer. */
   close(): void;
+}
+
+/** A limiter object given as the `rateLimit` option (checked at construction to have all four methods). */
+export function isRateLimiter(value: unknown): value is RateLimiter {
+  return typeof value === 'object' && value !== null && typeof (value as { acquire?: unknown }).acquire === 'function';
 }
 
 const MINUTE_MS = 60_000;
@@ -47,12 +60,6 @@ export const DEFAULT_ENDPOINT_LIMITS: Readonly<Record<string, WindowLimit>> = {
 };
 
 const unlimited: WindowLimit = { limit: Number.POSITIVE_INFINITY, windowMs: 0 };
-
-function templateMatcher(route: string): RegExp | undefined {
-  if (!route.includes('{')) return undefined;
-  const source = route.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[A-Za-z0-9_]+\\?\}/g, '[^/]+');
-  return new RegExp(`^${source}$`);
-}
 
 /**
  * Account-wide gate plus one gate per limited endpoint (spec part 8), the endpoint's gate
@@ -78,8 +85,7 @@ export class LocalRateLimiter implements RateLimiter {
     this.#accountLimit = options.account ?? DEFAULT_ACCOUNT_LIMIT;
     this.#endpointLimits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.endpoints };
     for (const route of Object.keys(this.#endpointLimits)) {
-      const pattern = templateMatcher(route);
-      if (pattern) this.#templates.push({ route, pattern });
+      if (hasPlaceholder(route)) this.#templates.push({ route, pattern: templateMatcher(route) });
     }
   }
 
@@ -155,6 +161,11 @@ export class LocalRateLimiter implements RateLimiter {
     if (rateLimit && !described && rateLimit.remaining <= 0) {
       (endpoint ?? account).pauseUntil(monotonicNow() + this.#clampPause(rateLimit.resetSeconds * 1000));
     }
+  }
+
+  giveBack(route: string): void {
+    this.#limitedGate(route)?.giveBack();
+    this.#accountGate().giveBack();
   }
 
   pause(route: string, ms: number): void {

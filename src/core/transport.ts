@@ -7,7 +7,7 @@ import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { LevelLogger } from './logger.js';
 import type { ClientOptions, CloseOptions } from './options.js';
-import { LocalRateLimiter, type RateLimiter } from './rate-limit.js';
+import { LocalRateLimiter, type RateLimiter, isRateLimiter } from './rate-limit.js';
 import { DEFAULT_MAX_SERVER_WAIT_MS } from './retry.js';
 import { Sleepers } from './sleep.js';
 import { Scrubber, assertSecureBaseUrl } from './redact.js';
@@ -114,7 +114,7 @@ export class HttpTransport implements Transport {
     // Waits of cut calls reject here; each call reports its own ClientClosedError.
     const reason = new ClientClosedError(why);
     pipeline.sleepers.close(reason);
-    pipeline.limiter?.close();
+    if (pipeline.ownsLimiter) pipeline.limiter?.close();
   }
 
   async #shutDown(timeoutMs: number): Promise<void> {
@@ -131,7 +131,7 @@ export class HttpTransport implements Transport {
     this.#pipeline = undefined;
     if (!pipeline) return;
     pipeline.sleepers.close(new ClientClosedError('the client is closed'));
-    pipeline.limiter?.close();
+    if (pipeline.ownsLimiter) pipeline.limiter?.close();
     await pipeline.wire.close();
   }
 
@@ -160,13 +160,20 @@ export class HttpTransport implements Transport {
     const maxServerWaitMs = options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS;
     const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const scrubber = (this.#scrubber ??= new Scrubber());
-    const limiter: RateLimiter | undefined = options.rateLimit === false ? undefined : new LocalRateLimiter(options.rateLimit, maxServerWaitMs);
+    const own = options.rateLimit === undefined || (options.rateLimit !== false && !isRateLimiter(options.rateLimit));
+    const limiter: RateLimiter | undefined =
+      options.rateLimit === false
+        ? undefined
+        : isRateLimiter(options.rateLimit)
+          ? options.rateLimit
+          : new LocalRateLimiter(options.rateLimit, maxServerWaitMs);
     const pipeline: Pipeline = {
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
       wire: options.fetch ? new FetchWire(options.fetch, maxResponseBytes) : new UndiciWire(options.dispatcher, maxResponseBytes),
       parsesUrls: options.fetch !== undefined,
       limiter,
+      ownsLimiter: own,
       tokens: new TokenManager(
         () => this.#exchange(),
         (token, previous) => {
@@ -183,6 +190,7 @@ export class HttpTransport implements Transport {
       scrubber,
       sleepers: new Sleepers(),
       maxServerWaitMs,
+      observer: undefined,
     };
     this.#pipeline = pipeline;
     return pipeline;
@@ -240,7 +248,7 @@ export class HttpTransport implements Transport {
       baseUrl: safeUrl(options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL')),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
-      rateLimit: options.rateLimit === false ? false : 'on',
+      rateLimit: options.rateLimit === false ? false : isRateLimiter(options.rateLimit) ? 'custom' : 'on',
       wire: options.fetch ? 'fetch' : 'undici',
       validateResponses: options.validateResponses ?? 'strict',
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
