@@ -9,9 +9,6 @@ import { ConfigurationError, RequestValidationError, type ValidationIssue } from
 
 import { MAX_TIMER_MS } from './sleep.js';
 
-// Re-exported for the wait() options' checks of polling.ts.
-export { MAX_TIMER_MS };
-
 type Problem = string | undefined;
 
 const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error', 'off']);

@@ -164,6 +164,16 @@ export class DeliveryFailedError extends ApiError {
   override name = 'DeliveryFailedError';
 }
 
+/** What a failure tells of a write's fate: shared by the errors of calls that never got an answer. */
+function outcomeFields(error: ConnectionError | ClientClosedError): Record<string, unknown> {
+  return {
+    code: error.code,
+    requestNotSent: error.requestNotSent,
+    mayHaveSucceeded: error.mayHaveSucceeded,
+    idempotencyKey: error.idempotencyKey,
+  };
+}
+
 /** The request never produced an HTTP answer: refused, reset, DNS failure, aborted socket. */
 export class ConnectionError extends PartnerError {
   override name = 'ConnectionError';
@@ -184,13 +194,7 @@ export class ConnectionError extends PartnerError {
     this.requestNotSent = options?.requestNotSent ?? false;
   }
   override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      code: this.code,
-      requestNotSent: this.requestNotSent,
-      mayHaveSucceeded: this.mayHaveSucceeded,
-      idempotencyKey: this.idempotencyKey,
-    };
+    return { ...super.toJSON(), ...outcomeFields(this) };
   }
 }
 
@@ -227,13 +231,7 @@ export class ClientClosedError extends PartnerError {
     this.requestNotSent = options?.requestNotSent ?? true;
   }
   override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      code: this.code,
-      requestNotSent: this.requestNotSent,
-      mayHaveSucceeded: this.mayHaveSucceeded,
-      idempotencyKey: this.idempotencyKey,
-    };
+    return { ...super.toJSON(), ...outcomeFields(this) };
   }
 }
 

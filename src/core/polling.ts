@@ -1,8 +1,9 @@
 import type { AsyncAcceptance } from '../schemas/common.js';
 import type { CompletedTransaction, Transaction } from '../schemas/transaction.js';
-import { MAX_TIMER_MS, checkWaitOptions } from './config.js';
+import { checkWaitOptions } from './config.js';
 import { DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS } from './defaults.js';
 import { TransactionFailedError, TransactionTimeoutError } from './transaction-errors.js';
+import { sleep } from './sleep.js';
 
 /**
  * Checked before the first poll (RequestValidationError naming the option): delays are integer
@@ -32,24 +33,6 @@ export type TransactionFetcher<R> = (signal: AbortSignal) => Promise<Transaction
 const BACKOFF_FACTOR = 1.5;
 /** Up to 20 % added at random, so that many waiting workers do not poll in lockstep. */
 const JITTER = 0.2;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /**
  * Polls until COMPLETED (resolves with it) or FAILED (rejects with TransactionFailedError; FAILED
@@ -84,7 +67,7 @@ export async function waitForTransaction<R>(
         const failed = redact(transaction);
         throw new TransactionFailedError(failed);
       }
-      await sleep(Math.min(intervalMs * (1 + Math.random() * JITTER), MAX_TIMER_MS), signal);
+      await sleep(intervalMs * (1 + Math.random() * JITTER), signal);
       intervalMs = Math.min(intervalMs * BACKOFF_FACTOR, maxIntervalMs);
     }
   } catch (error) {

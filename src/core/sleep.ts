@@ -88,6 +88,14 @@ export class Sleepers {
   }
 }
 
+/** Resolves after `ms` and never earlier; rejects with the signal's reason when it aborts. A wait no registry closes. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    new Sleeper(ms, signal, undefined, resolve, reject);
+  });
+}
+
 /** Settles like `promise`, but rejects with the signal's reason the moment the signal aborts. */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;

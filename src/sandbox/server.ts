@@ -1,7 +1,7 @@
 /** startSandbox: the handler served over node:http on loopback. */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../shared/listen.js';
 import type { Sandbox } from './handler.js';
 import { createSandbox } from './handler.js';
 import type { StartSandboxOptions } from './options.js';
@@ -144,15 +144,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const { port, urlHost } = await listen(server, options.port ?? 0, host);
+  origin = `http://${urlHost}:${port}`;
 
   let closing: Promise<void> | undefined;
   const handle: SandboxHandle = Object.assign(Object.create(null) as object, sandbox, {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../shared/listen.js';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { ConfigurationError } from '../core/errors.js';
@@ -206,15 +206,7 @@ export async function createVoiceStreamServer(options: VoiceStreamServerOptions 
     res.end('WebSocket upgrade required');
   });
   receiver.attach(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const { port, urlHost } = await listen(server, options.port ?? 0, host);
   return {
     url: `ws://${urlHost}:${port}${options.path ?? '/'}`,
     port,
