@@ -183,13 +183,16 @@ export class Call<T> implements Admission {
     this.#retrySafe = retrySafe ?? (spec.method === 'GET' || spec.idempotent || callerKey !== undefined);
     this.#unsafeWrite = !this.#retrySafe;
     this.#settlingKey = retrySafe === undefined && spec.method !== 'GET' ? idempotencyKey : undefined;
-    this.#observation = pipeline.observer?.start({
-      kind: spec.route === TOKEN_ROUTE ? 'token' : 'api',
-      method: spec.method,
-      route: spec.route,
-      origin: pipeline.origin,
-      idempotencyKey: this.#keyed,
-    });
+    const observer = pipeline.observer;
+    this.#observation = observer?.enabled
+      ? observer.start({
+          kind: spec.route === TOKEN_ROUTE ? 'token' : 'api',
+          method: spec.method,
+          route: spec.route,
+          origin: pipeline.origin,
+          idempotencyKey: this.#keyed,
+        })
+      : undefined;
   }
 
   run(): Promise<ApiResult<T>> {

@@ -12,6 +12,8 @@ import type { HttpMethod } from './request.js';
  * needs a token: an observer that runs `within` a context sees it as that call's child.
  */
 export interface CallObserver {
+  /** Whether any call is to be observed now (a subscriber, a registered tracer): checked before `start`, so an idle observer builds nothing. */
+  readonly enabled: boolean;
   /** A call starts. Return what observes it, or undefined to leave it unobserved. */
   start(call: CallStart): CallObservation | undefined;
 }
@@ -33,7 +35,7 @@ export interface CallStart {
 export type WaitReason = 'rate-limit' | 'retry' | 'in-flight-original';
 
 /** The answer an attempt got, or the failure it ended with. */
-export interface AttemptOutcome {
+interface AttemptOutcome {
   /** The HTTP status, when an answer arrived. */
   readonly status: number | undefined;
   /** The failure of the attempt (a transport error, a timeout, an error answer), if it failed. */

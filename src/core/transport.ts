@@ -5,6 +5,7 @@ import { baseUrlPathProblem, checkClientOptions, checkCloseOptions } from './con
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
+import { diagnosticsObserver } from './diagnostics.js';
 import { LevelLogger } from './logger.js';
 import type { ClientOptions, CloseOptions } from './options.js';
 import { LocalRateLimiter, type RateLimiter, isRateLimiter } from './rate-limit.js';
@@ -190,7 +191,7 @@ export class HttpTransport implements Transport {
       scrubber,
       sleepers: new Sleepers(),
       maxServerWaitMs,
-      observer: undefined,
+      observer: diagnosticsObserver(),
     };
     this.#pipeline = pipeline;
     return pipeline;

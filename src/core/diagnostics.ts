@@ -1,0 +1,134 @@
+/**
+ * The `node:diagnostics_channel` channels of the client, for tools that watch calls without
+ * OpenTelemetry (an APM agent, a test, a metrics exporter of your own):
+ *
+ * - `mobile-partner-sdk:request:start` — a call starts: {@link RequestStartMessage}.
+ * - `mobile-partner-sdk:request:end` — it succeeded: {@link RequestEndMessage}.
+ * - `mobile-partner-sdk:request:error` — it failed: {@link RequestErrorMessage}.
+ *
+ * One message per SDK call (retries and the 401 replay included), like undici's own channels
+ * per request. Messages hold no secret, no body and no concrete path: the route is the template.
+ * Channels are looked up through `process.getBuiltinModule`, never imported: where the runtime has
+ * none, nothing is published and nothing is loaded. Nothing is built unless a channel has a subscriber.
+ */
+import type { CallEnd, CallObservation, CallObserver, CallStart } from './observer.js';
+import { monotonicNow } from './sleep.js';
+
+/** The call, as every message of it carries it (the same object in start, end and error). */
+export interface DiagnosticsRequest extends CallStart {
+  /** Increases by one per call of the process: tells concurrent calls apart. */
+  readonly id: number;
+}
+
+export interface RequestStartMessage {
+  readonly request: DiagnosticsRequest;
+}
+
+export interface RequestEndMessage {
+  readonly request: DiagnosticsRequest;
+  /** The final answer's HTTP status. */
+  readonly status: number;
+  /** Requests sent for the call (1 without a retry or a 401 replay). */
+  readonly attempts: number;
+  /** The server replayed an earlier answer (`Idempotency-Replayed: true`). */
+  readonly replayed: boolean;
+  /** From start to end, waits included. */
+  readonly durationMs: number;
+}
+
+export interface RequestErrorMessage {
+  readonly request: DiagnosticsRequest;
+  /** The error the call rejected with (a PartnerError, or the caller's abort reason). */
+  readonly error: unknown;
+  /** The last answer's HTTP status, when one came. */
+  readonly status: number | undefined;
+  readonly attempts: number;
+  readonly durationMs: number;
+}
+
+export const REQUEST_START_CHANNEL = 'mobile-partner-sdk:request:start';
+export const REQUEST_END_CHANNEL = 'mobile-partner-sdk:request:end';
+export const REQUEST_ERROR_CHANNEL = 'mobile-partner-sdk:request:error';
+
+/** What the client uses of a channel. */
+interface Channel {
+  readonly hasSubscribers: boolean;
+  publish(message: unknown): void;
+}
+
+interface ChannelModule {
+  channel(name: string): Channel;
+}
+
+type BuiltinLoader = (id: string) => unknown;
+
+function channelModule(): ChannelModule | undefined {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: BuiltinLoader } }).process;
+  const load = runtime?.getBuiltinModule;
+  if (typeof load !== 'function') return undefined;
+  try {
+    const loaded = load.call(runtime, 'node:diagnostics_channel') as ChannelModule | undefined;
+    return typeof loaded?.channel === 'function' ? loaded : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let nextId = 1;
+
+class ChannelObservation implements CallObservation {
+  readonly #observer: DiagnosticsObserver;
+  readonly #request: DiagnosticsRequest;
+  readonly #startedAt = monotonicNow();
+
+  constructor(observer: DiagnosticsObserver, request: DiagnosticsRequest) {
+    this.#observer = observer;
+    this.#request = request;
+  }
+
+  attempt(): void {}
+  attemptEnd(): void {}
+  wait(): void {}
+  waitEnd(): void {}
+
+  end(outcome: CallEnd): void {
+    const durationMs = monotonicNow() - this.#startedAt;
+    const request = this.#request;
+    if (outcome.error === undefined && outcome.status !== undefined) {
+      const channel = this.#observer.endChannel;
+      if (channel.hasSubscribers)
+        channel.publish({ request, status: outcome.status, attempts: outcome.attempts, replayed: outcome.replayed, durationMs });
+    } else {
+      const channel = this.#observer.errorChannel;
+      if (channel.hasSubscribers) channel.publish({ request, error: outcome.error, status: outcome.status, attempts: outcome.attempts, durationMs });
+    }
+  }
+}
+
+class DiagnosticsObserver implements CallObserver {
+  readonly startChannel: Channel;
+  readonly endChannel: Channel;
+  readonly errorChannel: Channel;
+
+  constructor(channels: ChannelModule) {
+    this.startChannel = channels.channel(REQUEST_START_CHANNEL);
+    this.endChannel = channels.channel(REQUEST_END_CHANNEL);
+    this.errorChannel = channels.channel(REQUEST_ERROR_CHANNEL);
+  }
+
+  get enabled(): boolean {
+    return this.startChannel.hasSubscribers || this.endChannel.hasSubscribers || this.errorChannel.hasSubscribers;
+  }
+
+  start(call: CallStart): CallObservation {
+    const request: DiagnosticsRequest = { id: nextId++, ...call };
+    if (this.startChannel.hasSubscribers) this.startChannel.publish({ request });
+    return new ChannelObservation(this, request);
+  }
+}
+
+/** The channels' observer where the runtime has `node:diagnostics_channel`; undefined elsewhere. */
+export function diagnosticsObserver(): CallObserver | undefined {
+  const channels = channelModule();
+  return channels ? new DiagnosticsObserver(channels) : undefined;
+}

@@ -1,0 +1,28 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { ClientOptions, RateLimiter, RequestEndMessage, RequestErrorMessage, RequestStartMessage } from '../../src/index.js';
+import type { REQUEST_END_CHANNEL, REQUEST_START_CHANNEL } from '../../src/index.js';
+
+describe('diagnostics channel messages', () => {
+  it('name the channels as literal types', () => {
+    expectTypeOf<typeof REQUEST_START_CHANNEL>().toEqualTypeOf<'mobile-partner-sdk:request:start'>();
+    expectTypeOf<typeof REQUEST_END_CHANNEL>().toEqualTypeOf<'mobile-partner-sdk:request:end'>();
+  });
+
+  it('carry the call and its outcome, typed', () => {
+    expectTypeOf<RequestStartMessage['request']['kind']>().toEqualTypeOf<'api' | 'token'>();
+    expectTypeOf<RequestStartMessage['request']['idempotencyKey']>().toEqualTypeOf<boolean>();
+    expectTypeOf<RequestEndMessage['status']>().toEqualTypeOf<number>();
+    expectTypeOf<RequestErrorMessage['status']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<RequestErrorMessage['error']>().toEqualTypeOf<unknown>();
+  });
+});
+
+describe('a RateLimiter of your own', () => {
+  it('is accepted by the rateLimit option; giveBack is optional', () => {
+    const limiter: RateLimiter = { acquire: () => undefined, release: () => {}, pause: () => {}, close: () => {} };
+    expectTypeOf({ rateLimit: limiter }).toExtend<ClientOptions>();
+    // @ts-expect-error a limiter needs all four methods
+    const partial: RateLimiter = { acquire: () => undefined, release: () => {} };
+    void partial;
+  });
+});
