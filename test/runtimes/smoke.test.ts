@@ -1,0 +1,57 @@
+/**
+ * The client under Bun and Deno, with no option set: outside Node it sends with the platform's
+ * fetch (Bun answers `import 'undici'` with a partial module of its own). The partner smoke run
+ * (fixtures/smoke.ts) goes against a sandbox started here under Node, over loopback. Both
+ * runtimes come from their npm packages (devDependencies), which ship the binaries.
+ */
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+const SMOKE = fileURLToPath(new URL('./fixtures/smoke.ts', import.meta.url));
+
+const RUNTIMES: Record<string, { command: string; args: string[] }> = {
+  Bun: { command: require.resolve('bun/bin/bun.exe'), args: [SMOKE] },
+  // The source imports its own modules as `.js`, as TypeScript's NodeNext wants: sloppy imports map them to `.ts`.
+  Deno: {
+    command: process.execPath,
+    args: [require.resolve('deno/bin.cjs'), 'run', '--allow-net', '--allow-env', '--allow-read', '--unstable-sloppy-imports', SMOKE],
+  },
+};
+
+let sandbox: SandboxHandle;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, transactionDelayMs: 20 });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe.each(Object.keys(RUNTIMES))('under %s', (name) => {
+  it('runs the partner smoke run with no option set, and close() resolves', async () => {
+    const runtime = RUNTIMES[name] as { command: string; args: string[] };
+    const { stdout } = await run(runtime.command, [...runtime.args, sandbox.url, sandbox.key, sandbox.secret], { timeout: 60_000 });
+    const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+    expect(report).toMatchObject({
+      token: true,
+      page: 5,
+      notFound: 404,
+      esim: 'COMPLETED',
+      delivery: 200,
+      forged: 400,
+      events: ['sms'],
+      closed: true,
+      dispatcher: 'dispatcher',
+    });
+    // The walk followed every page to the end.
+    expect(report['total']).toBeGreaterThan(20);
+    expect(report['walked']).toBe(report['total']);
+  });
+});
