@@ -3,12 +3,10 @@
  * slot back when a request provably never left, never closes it, and still cuts its own calls
  * out of it on destroy().
  */
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ClientClosedError, ConfigurationError, ConnectionError, PartnerClient } from '../../src/index.js';
 import type { Admission, RateLimitInfo, RateLimiter } from '../../src/index.js';
-import { ok } from '../helpers/server.js';
+import { ok, refusedUrl } from '../helpers/server.js';
 import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
 
 type Event = ['acquire' | 'giveBack' | 'pause', string] | ['release', string, RateLimitInfo | undefined] | ['close'];
@@ -34,15 +32,6 @@ class RecordingLimiter implements RateLimiter {
   }
 }
 
-/** A loopback port nothing listens on: connections to it are refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 const THING = 'GET /api/v1.1/thing';
 const t = useTestServer();
 
@@ -64,7 +53,7 @@ describe('rateLimit: a RateLimiter of your own', () => {
   it('gets the slot back, not a release, when the connection was refused', async () => {
     const limiter = new RecordingLimiter();
     const client = new PartnerClient({
-      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      baseUrl: await refusedUrl(),
       key: KEY,
       secret: SECRET,
       rateLimit: limiter,

@@ -1,8 +1,7 @@
-import { type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, PartnerClient, ResponseTooLargeError } from '../../src/index.js';
-import { tokenAnswer } from '../helpers/server.js';
+import { type Loopback, listen, tokenAnswer } from '../helpers/server.js';
 import { KEY, SECRET } from '../helpers/server-client.js';
 
 const MiB = 1024 * 1024;
@@ -14,7 +13,7 @@ type Answer = (response: ServerResponse) => void;
  * A loopback server that answers the token exchange and hands every other request to `answer`.
  * It counts the API requests and the bytes it managed to write before the client hung up.
  */
-let server: Server;
+let server: Loopback;
 let url: string;
 let answer: Answer;
 let apiRequests: number;
@@ -24,7 +23,7 @@ const clients: PartnerClient[] = [];
 beforeEach(async () => {
   apiRequests = 0;
   bytesWritten = 0;
-  server = createServer((request, response) => {
+  server = await listen((request, response) => {
     request.resume();
     if (request.url === '/api/v1.1/auth/token') {
       const text = JSON.stringify(tokenAnswer().json);
@@ -35,14 +34,12 @@ beforeEach(async () => {
     apiRequests += 1;
     answer(response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
 });
 
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
 });
 
 function client(options: { fetch?: typeof fetch; maxResponseBytes?: number } = {}): PartnerClient {

@@ -1,8 +1,7 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, InternalServerError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { Logger } from '../../src/index.js';
-import { fail, ok } from '../helpers/server.js';
+import { fail, ok, refusedUrl } from '../helpers/server.js';
 import { elapsedSince, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
@@ -15,14 +14,6 @@ function recordingLogger(): Logger & { lines: Array<{ level: string; message: st
   const lines: Array<{ level: string; message: string }> = [];
   const log = (level: string) => (message: string) => void lines.push({ level, message });
   return { lines, debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
-}
-
-async function closedPortUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
 }
 
 describe('what is retried', () => {
@@ -131,7 +122,7 @@ describe('writes without idempotency', () => {
 
   it('retries a plain POST when the connection was refused (never sent)', async () => {
     const logger = recordingLogger();
-    const refused = new PartnerClient({ baseUrl: await closedPortUrl(), maxRetries: 2, logger, rateLimit: false });
+    const refused = new PartnerClient({ baseUrl: await refusedUrl(), maxRetries: 2, logger, rateLimit: false });
     const error = await refused
       .request({ method: 'POST', path: '/api/v1.1/port-in/eligibility', auth: false, body: {} })
       .catch((caught: unknown) => caught);

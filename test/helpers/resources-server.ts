@@ -1,7 +1,7 @@
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PartnerClient } from '../../src/index.js';
 import type { ClientOptions } from '../../src/index.js';
+import { listen } from './server.js';
 
 /** A request as the loopback server saw it; `path` is the raw request target without the query. */
 export interface SeenRequest {
@@ -47,7 +47,7 @@ export async function startResourcesServer(): Promise<ResourcesServer> {
   const requests: SeenRequest[] = [];
   const clients: PartnerClient[] = [];
 
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+  const loopback = await listen((request: IncomingMessage, response: ServerResponse) => {
     void (async () => {
       const target = request.url ?? '/';
       const queryAt = target.indexOf('?');
@@ -76,8 +76,7 @@ export async function startResourcesServer(): Promise<ResourcesServer> {
       response.end(String(error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = loopback.url;
 
   return {
     url,
@@ -92,8 +91,7 @@ export async function startResourcesServer(): Promise<ResourcesServer> {
     },
     async close() {
       await Promise.all(clients.map((client) => client.close()));
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await loopback.close();
     },
   };
 }

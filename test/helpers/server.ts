@@ -94,6 +94,46 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
+/** A node:http server on 127.0.0.1 at a free port: the one way tests start a local HTTP server. */
+export interface Loopback {
+  url: string;
+  server: Server;
+  /** TCP connections accepted (keep-alive reuses one). */
+  readonly connections: number;
+  /** Cuts every open connection and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Serves `listener` on 127.0.0.1 at a free port. A listener may be async; its promise is its own to settle. */
+export async function listen(listener: (request: IncomingMessage, response: ServerResponse) => unknown): Promise<Loopback> {
+  const server: Server = createServer((request, response) => void listener(request, response));
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    get connections() {
+      return connections;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The URL of a loopback port nothing listens on: connections to it are refused. */
+export async function refusedUrl(): Promise<string> {
+  const probe = await listen(() => undefined);
+  await probe.close();
+  return probe.url;
+}
+
 /** A programmable node:http server on 127.0.0.1 with a random port. Default: tokens, and 404 elsewhere. */
 export async function startTestServer(): Promise<TestServer> {
   const requests: RecordedRequest[] = [];
@@ -146,31 +186,19 @@ export async function startTestServer(): Promise<TestServer> {
     response.end(text);
   };
 
-  const server: Server = createServer((request, response) => {
-    handle(request, response).catch(() => response.destroy());
-  });
-  let connections = 0;
-  server.on('connection', () => {
-    connections += 1;
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const loopback = await listen((request, response) => handle(request, response).catch(() => response.destroy()));
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: loopback.url,
     requests,
     on,
     requestsTo: (route) => requests.filter((request) => request.route === route),
     get connections() {
-      return connections;
+      return loopback.connections;
     },
     get exchanges() {
       return requests.filter((request) => request.route === TOKEN_ROUTE).length;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => loopback.close(),
   };
 }

@@ -11,7 +11,8 @@ import {
   type WebhookEvent,
   type WebhookHandlerOptions,
 } from '../../src/webhooks/index.js';
-import { fetchBridge, listen, postSigned, secret, type Loopback } from './helpers.js';
+import { listen, type Loopback } from '../helpers/server.js';
+import { fetchBridge, postSigned, secret } from './helpers.js';
 
 type Factory = (options: WebhookHandlerOptions) => Promise<Loopback>;
 

@@ -14,7 +14,8 @@ import {
   type WebhookEvent,
   type WebhookHandlerOptions,
 } from '../../src/webhooks/index.js';
-import { fetchBridge, listen, type Loopback } from './helpers.js';
+import { listen, type Loopback } from '../helpers/server.js';
+import { fetchBridge } from './helpers.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
 

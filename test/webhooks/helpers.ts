@@ -1,31 +1,7 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { signPayload } from '../../src/webhooks/index.js';
 
 export const secret = `whsec_${'5a'.repeat(32)}`;
-
-export interface Loopback {
-  url: string;
-  server: Server;
-  close(): Promise<void>;
-}
-
-/** Serves a listener on 127.0.0.1 at a free port. */
-export async function listen(listener: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<Loopback> {
-  // A listener may be async (the SDK's node handler is); its promise is its own to settle.
-  const server = createServer((req, res) => void listener(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** Serves a WHATWG handler through node:http, as an adapter like @hono/node-server would. */
 export function fetchBridge(handler: (request: Request) => Promise<Response>): RequestListener {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach } from 'vitest';
+import { listen } from '../../helpers/server.js';
 import type { StartSandboxOptions } from '../../../src/sandbox/index.js';
 import { useSandbox, type SandboxSession } from '../helpers.js';
 
@@ -35,7 +35,7 @@ export interface Receiver {
 /** A loopback HTTP receiver that records every request with its exact bytes. */
 export async function startReceiver(answers: number[] = [200]): Promise<Receiver> {
   const receiver: Receiver = { url: '', received: [], answers, hold: null, close: async () => undefined };
-  const server: Server = createServer((req, res) => {
+  const loopback = await listen((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -48,14 +48,8 @@ export async function startReceiver(answers: number[] = [200]): Promise<Receiver
       else answer();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  receiver.url = `http://127.0.0.1:${port}`;
-  receiver.close = () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  receiver.url = loopback.url;
+  receiver.close = () => loopback.close();
   return receiver;
 }
 
