@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, RateLimitError, TimeoutError } from '../../src/index.js';
 import { fail, ok, tokenAnswer } from '../helpers/server.js';
-import { elapsedSince, useTestServer } from '../helpers/server-client.js';
+import { settlesAtOnce, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
 
@@ -15,12 +15,10 @@ const getThing = (options: { signal?: AbortSignal; maxRetries?: number; timeoutM
 describe('timeouts', () => {
   it('fails an attempt that takes longer than timeoutMs with TimeoutError', async () => {
     t.server.on(THING, { hang: true });
-    const start = performance.now();
     const error = await getThing({ maxRetries: 0 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'TIMEOUT', timeoutMs: 200 });
     expect((error as TimeoutError).message).toBe('GET /api/v1.1/thing timed out after 1 attempt of 200 ms each');
-    expect(elapsedSince(start)).toBeLessThan(1000);
   });
 
   it('names the route, the attempts made and the per-attempt timeout once retries are spent', async () => {
@@ -42,21 +40,17 @@ describe('timeouts', () => {
     // Deadline: 200 ms × 2 attempts + 60 s; the ceiling allows 120 s, the deadline does not.
     t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '90' } }), ok(1)]);
     const client = await t.connect({ maxServerWaitMs: 200_000, rateLimit: false });
-    const start = performance.now();
     const error = await client.request({ method: 'GET', path: '/api/v1.1/thing', maxRetries: 1 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterSeconds).toBe(90);
-    expect(elapsedSince(start)).toBeLessThan(1000);
     expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 
   it('does not start a Retry-After wait that would end past the overall deadline', async () => {
     // Deadline: 200 ms × 2 attempts + 60 s; a 120 s Retry-After cannot fit.
     t.server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '120' } }));
-    const start = performance.now();
     const error = await getThing({ maxRetries: 1 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(elapsedSince(start)).toBeLessThan(1000);
     expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 });
@@ -78,10 +72,9 @@ describe('cancellation', () => {
     while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const reason = new Error('caller gave up');
-    const start = performance.now();
     controller.abort(reason);
+    expect(await settlesAtOnce(pending)).toBe(true);
     await expect(pending).rejects.toBe(reason);
-    expect(elapsedSince(start)).toBeLessThan(100);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
@@ -91,10 +84,9 @@ describe('cancellation', () => {
     const controller = new AbortController();
     const pending = getThing({ signal: controller.signal });
     while (t.server.exchanges === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    const start = performance.now();
     controller.abort();
+    expect(await settlesAtOnce(pending)).toBe(true);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    expect(elapsedSince(start)).toBeLessThan(100);
     expect(t.server.requestsTo(THING)).toHaveLength(0);
   });
 
@@ -172,10 +164,10 @@ describe('destroy() during a call', () => {
     );
     while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const start = performance.now();
-    await t.client.destroy();
+    const destroyed = t.client.destroy();
+    expect(await settlesAtOnce(outcome)).toBe(true);
     expect(await outcome).toBeInstanceOf(ClientClosedError);
-    expect(elapsedSince(start)).toBeLessThan(500);
+    await destroyed;
     expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 

@@ -12,6 +12,20 @@ export function clientFor(server: TestServer, options: ClientOptions = {}): Part
   return new PartnerClient({ baseUrl: server.url, key: KEY, secret: SECRET, ...options });
 }
 
+/**
+ * Whether `promise` settles within the current turn of the event loop (its microtasks and one
+ * setImmediate): proof that it did not wait for any timer or socket, however loaded the machine.
+ */
+export async function settlesAtOnce(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return settled;
+}
+
 export function elapsedSince(start: number): number {
   return performance.now() - start;
 }

@@ -31,9 +31,8 @@ describe('close()', () => {
       stream.catch(() => undefined);
       await waitFor(() => failing.received.length === 2 && wss.clients.size === 1, 'deliveries and the stream to start');
 
-      const started = Date.now();
+      // A close that waited for the 10-minute stream would outlast the test's timeout.
       await h.sandbox.close();
-      expect(Date.now() - started).toBeLessThan(2000);
       expect(h.sandbox.ctx.clock.pendingTimers).toBe(0);
       await waitFor(() => streamClosed, 'the stream socket to close');
       await settle(100);
