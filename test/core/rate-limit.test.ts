@@ -1,12 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PartnerClient } from '../../src/index.js';
 import { fail, ok, type RecordedRequest, type Reply, TOKEN_ROUTE } from '../helpers/server.js';
+import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
 import { elapsedSince, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
 const SMS = 'POST /api/v1.1/sms';
 
 const t = useTestServer();
+// Windows, resets and Retry-After pass on a fake clock the client and the server share.
+useFakeClock();
 
 /**
  * A server-side fixed window like the sandbox's: opened by the first request after the previous
@@ -50,10 +53,10 @@ describe('client-side windows', () => {
     const window = enforcingWindow(5, 400, { headers, jitterMs: 80 });
     t.server.on(THING, window.reply);
     const client = await t.connect({ rateLimit: { account: { limit: 5, windowMs: 400 } } });
-    await getThing(client); // exchange the token outside the measured burst
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    await settleOnFakeClock(getThing(client)); // exchange the token outside the measured burst
+    await vi.advanceTimersByTimeAsync(450);
     const start = performance.now();
-    await Promise.all(Array.from({ length: 20 }, () => getThing(client)));
+    await settleOnFakeClock(Promise.all(Array.from({ length: 20 }, () => getThing(client))));
     expect(window.throttled()).toBe(0);
     // Four windows of five: the last batch leaves no earlier than three window lengths later.
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(3 * 400);
@@ -83,7 +86,7 @@ describe('client-side windows', () => {
     await getThing(client);
     // The other route went out and was answered while the third SMS was still held for the next window.
     expect(t.server.requestsTo(SMS).length).toBeLessThan(3);
-    await sms;
+    await settleOnFakeClock(sms);
     const [first, , third] = t.server.requestsTo(SMS);
     expect((third?.at ?? 0) - (first?.answeredAt ?? 0)).toBeGreaterThanOrEqual(600 - 5);
   });
@@ -95,7 +98,9 @@ describe('client-side windows', () => {
     const client = await t.connect({ rateLimit: { endpoints: { [route]: { limit: 2, windowMs: 500 } } } });
     await getThing(client).catch(() => undefined);
     const start = performance.now();
-    await Promise.all(['8901', '8902', '8901'].map((iccid) => client.request({ method: 'POST', path: `/api/v1.1/sims/${iccid}/renew-number` })));
+    await settleOnFakeClock(
+      Promise.all(['8901', '8902', '8901'].map((iccid) => client.request({ method: 'POST', path: `/api/v1.1/sims/${iccid}/renew-number` }))),
+    );
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(500 - 5);
   });
 });
@@ -104,7 +109,7 @@ describe('retries and replays', () => {
   it('sends a retry through the limiter too', async () => {
     t.server.on(THING, [fail(503, 'INTERNAL_ERROR'), ok(1)]);
     const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 500 } } });
-    await getThing(client);
+    await settleOnFakeClock(getThing(client));
     // The exchange and the first attempt took both slots; the retry waits for the first to age out.
     const [exchange] = t.server.requestsTo(TOKEN_ROUTE);
     const retry = t.server.requestsTo(THING)[1];
@@ -123,7 +128,7 @@ describe('following the server', () => {
     // a slow turn of the event loop between the two calls cannot make the wait look short.
     const start = performance.now();
     await getThing(client);
-    await expect(getThing(client)).resolves.toBe(2);
+    await expect(settleOnFakeClock(getThing(client))).resolves.toBe(2);
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000 - 5);
   });
 
@@ -137,7 +142,7 @@ describe('following the server', () => {
     // a slow turn of the event loop between the two calls cannot make the wait look short.
     const start = performance.now();
     await getThing(client);
-    await expect(getThing(client)).resolves.toBe(2);
+    await expect(settleOnFakeClock(getThing(client))).resolves.toBe(2);
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000 - 5);
   });
 
@@ -145,10 +150,10 @@ describe('following the server', () => {
     t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok(1)]);
     const client = t.client;
     const first = getThing(client);
-    while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await vi.advanceTimersByTimeAsync(50);
     const second = getThing(client);
-    await Promise.all([first, second]);
+    await settleOnFakeClock(Promise.all([first, second]));
     const [throttled, ...later] = t.server.requestsTo(THING);
     expect(later).toHaveLength(2);
     for (const request of later) expect(request.at - (throttled?.at ?? 0)).toBeGreaterThanOrEqual(1000 - 5);
@@ -159,11 +164,11 @@ describe('following the server', () => {
     t.server.on('GET /api/v1.1/other', ok(2));
     const client = t.client;
     const throttled = getThing(client);
-    while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (t.server.requestsTo(THING).length === 0) await new Promise((resolve) => setImmediate(resolve));
     await client.request({ method: 'GET', path: '/api/v1.1/other' });
     // The other route was answered while the throttled one still waited out its Retry-After.
     expect(t.server.requestsTo(THING)).toHaveLength(1);
-    await throttled;
+    await settleOnFakeClock(throttled);
     expect(t.server.requestsTo(THING)).toHaveLength(2);
   });
 });

@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { ConnectionError, InternalServerError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { Logger } from '../../src/index.js';
 import { fail, ok, refusedUrl } from '../helpers/server.js';
+import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
 import { elapsedSince, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
 const getThing = (client: PartnerClient, maxRetries?: number) =>
-  client.request({ method: 'GET', path: '/api/v1.1/thing', ...(maxRetries === undefined ? {} : { maxRetries }) });
+  settleOnFakeClock(client.request({ method: 'GET', path: '/api/v1.1/thing', ...(maxRetries === undefined ? {} : { maxRetries }) }));
 
 const t = useTestServer();
+// Backoff, Retry-After and timeouts pass on a fake clock the client and the server share.
+useFakeClock();
 
 function recordingLogger(): Logger & { lines: Array<{ level: string; message: string }> } {
   const lines: Array<{ level: string; message: string }> = [];
@@ -99,7 +102,7 @@ describe('Retry-After', () => {
 });
 
 describe('writes without idempotency', () => {
-  const post = (target: PartnerClient) => target.request({ method: 'POST', path: '/api/v1.1/thing', body: { a: 1 } });
+  const post = (target: PartnerClient) => settleOnFakeClock(target.request({ method: 'POST', path: '/api/v1.1/thing', body: { a: 1 } }));
 
   it('does not retry a plain POST after a 500', async () => {
     t.server.on('POST /api/v1.1/thing', fail(500, 'INTERNAL_ERROR'));
@@ -123,9 +126,9 @@ describe('writes without idempotency', () => {
   it('retries a plain POST when the connection was refused (never sent)', async () => {
     const logger = recordingLogger();
     const refused = new PartnerClient({ baseUrl: await refusedUrl(), maxRetries: 2, logger, rateLimit: false });
-    const error = await refused
-      .request({ method: 'POST', path: '/api/v1.1/port-in/eligibility', auth: false, body: {} })
-      .catch((caught: unknown) => caught);
+    const error = await settleOnFakeClock(refused.request({ method: 'POST', path: '/api/v1.1/port-in/eligibility', auth: false, body: {} })).catch(
+      (caught: unknown) => caught,
+    );
     await refused.close();
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ requestNotSent: true });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, ConfigurationError, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { PartnerClient } from '../../src/index.js';
 import { fail, ok, type Reply } from '../helpers/server.js';
+import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
 import { useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
@@ -25,11 +26,14 @@ afterEach(() => {
 /** Lets warnings queued with process.nextTick / setImmediate arrive. */
 const settleWarnings = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Turns the event loop (real turns, whatever clock is faked) until `condition` holds. */
 async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe('a Retry-After above maxServerWaitMs', () => {
+  useFakeClock();
+
   it('fails at once with the RateLimitError carrying the server value, after one request', async () => {
     t.server.on(THING, [throttled('86400'), ok(1)]);
     const error = await getThing(t.client).catch((caught: unknown) => caught);
@@ -42,8 +46,8 @@ describe('a Retry-After above maxServerWaitMs', () => {
     t.server.on(THING, [throttled('86400'), ok(2)]);
     const client = await t.connect({ maxServerWaitMs: 150 });
     await expect(getThing(client)).rejects.toBeInstanceOf(RateLimitError);
-    // Would sit in the limiter for a day without the cap; the test's own timeout would fail it.
-    await expect(getThing(client)).resolves.toBe(2);
+    // Would sit in the limiter for a day without the cap, and the fake clock's limit would fail it.
+    await expect(settleOnFakeClock(getThing(client))).resolves.toBe(2);
   });
 
   it('settles a value too large for a number (saturated to 2^53 - 1 seconds)', async () => {
@@ -62,6 +66,7 @@ describe('a Retry-After above maxServerWaitMs', () => {
   });
 });
 
+// On real timers: a TimeoutOverflowWarning comes from Node's own setTimeout.
 describe('waits past the timer range', () => {
   it('chains timers for a 2.2-million-second wait: no TimeoutOverflowWarning, no busy loop, destroy() ends it', async () => {
     t.server.on(THING, throttled('2200000'));
@@ -69,6 +74,7 @@ describe('waits past the timer range', () => {
     const client = await t.connect({ maxServerWaitMs: 3_000_000_000, timeoutMs: 2 ** 31 - 1 });
     const sleeping = getThing(client).catch((caught: unknown) => caught);
     await until(() => t.server.requestsTo(THING)[0]?.answeredAt !== undefined);
+    // Time for the client to read the answer and start its wait, and for a busy loop to show.
     await new Promise((resolve) => setTimeout(resolve, 30));
     const queued = getThing(client).catch((caught: unknown) => caught);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -83,6 +89,7 @@ describe('waits past the timer range', () => {
 });
 
 describe('rate-limit resets', () => {
+  useFakeClock();
   const exhausted = (limit: number, reset: number): Reply =>
     ok(1, { headers: { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } });
 
@@ -90,21 +97,21 @@ describe('rate-limit resets', () => {
     t.server.on(THING, [exhausted(7, 86_400), ok(2)]);
     const client = await t.connect({ maxServerWaitMs: 150 });
     await expect(getThing(client)).resolves.toBe(1);
-    await expect(getThing(client)).resolves.toBe(2);
+    await expect(settleOnFakeClock(getThing(client))).resolves.toBe(2);
   });
 
   it('holds a known limit at most one window, whatever the reset says', async () => {
     t.server.on(THING, [exhausted(5, 86_400), ok(2)]);
     const client = await t.connect({ rateLimit: { account: { limit: 5, windowMs: 200 } } });
     await expect(getThing(client)).resolves.toBe(1);
-    await expect(getThing(client)).resolves.toBe(2);
+    await expect(settleOnFakeClock(getThing(client))).resolves.toBe(2);
   });
 
   it('fails a call at once, unsent, when the pause ends past its own deadline', async () => {
     t.server.on(THING, [exhausted(7, 86_400), ok(2)]);
     const client = await t.connect({ maxServerWaitMs: 10 * 60_000 });
     await expect(getThing(client)).resolves.toBe(1);
-    const error = await getThing(client, { timeoutMs: 100, maxRetries: 0 }).catch((caught: unknown) => caught);
+    const error = await settleOnFakeClock(getThing(client, { timeoutMs: 100, maxRetries: 0 })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ requestNotSent: true });
     expect((error as Error).message).toMatch(/rate-limit wait/);
@@ -113,30 +120,31 @@ describe('rate-limit resets', () => {
 });
 
 describe('a call queued behind its own limiter', () => {
+  useFakeClock();
+
   it('fails with a TimeoutError, unsent, when its deadline comes while it waits for a slot', async () => {
     t.server.on(THING, [{ hang: true }, ok(2)]);
-    const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: 1000 } }, timeoutMs: 30_000, maxRetries: 0 });
+    // The holder's own timeout lies past the queued call's deadline (100 ms per attempt plus the slack).
+    const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: 1000 } }, timeoutMs: 120_000, maxRetries: 0 });
     await client.auth.token();
     const holder = getThing(client).catch((caught: unknown) => caught);
-    await until(() => t.server.requestsTo(THING).length === 1);
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    try {
-      // The only slot is held by a request in flight: when it frees up is unknown.
-      const queued = getThing(client, { timeoutMs: 100 }).catch((caught: unknown) => caught);
-      await vi.advanceTimersByTimeAsync(100 + 60_000 + 10);
-      const error = await queued;
-      expect(error).toBeInstanceOf(TimeoutError);
-      expect(error).toMatchObject({ requestNotSent: true });
-      expect(t.server.requestsTo(THING)).toHaveLength(1);
-    } finally {
-      vi.useRealTimers();
-    }
+    // The exchange took the window's only slot: the holder goes out in the next window.
+    await settleOnFakeClock(until(() => t.server.requestsTo(THING).length === 1));
+    // The only slot is held by a request in flight: when it frees up is unknown.
+    const queued = getThing(client, { timeoutMs: 100 }).catch((caught: unknown) => caught);
+    await vi.advanceTimersByTimeAsync(100 + 60_000 + 10);
+    const error = await queued;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ requestNotSent: true });
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
     await client.destroy();
     await holder;
   });
 });
 
 describe('Retry-After jitter', () => {
+  useFakeClock();
+
   it('spreads the retries of many calls throttled together, never before the server said', async () => {
     const CALLS = 40;
     const throttledAt = new Map<string, number>();
@@ -156,7 +164,7 @@ describe('Retry-After jitter', () => {
     });
     const client = await t.connect({ rateLimit: false });
     const ids = Array.from({ length: CALLS }, (_, index) => `c${index}`);
-    await Promise.all(ids.map((id) => client.request({ method: 'GET', path: '/api/v1.1/thing', headers: { 'x-call': id } })));
+    await settleOnFakeClock(Promise.all(ids.map((id) => client.request({ method: 'GET', path: '/api/v1.1/thing', headers: { 'x-call': id } }))));
     const seen = new Set<string>();
     const retries = t.server.requestsTo(THING).filter((request) => {
       const id = request.headers['x-call'] as string;

@@ -1,0 +1,42 @@
+import { afterEach, beforeEach, vi } from 'vitest';
+
+/**
+ * The clocks a timing test fakes: timers, `Date` and `performance.now()`. Both the client and the
+ * in-process test server read these, so both live on the same fake timeline, while sockets and
+ * `setImmediate` stay real: requests still cross loopback for real, only waiting costs nothing.
+ */
+const FAKED = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] as const;
+
+/** Fake clocks for every test of the calling file (call after `useTestServer()`, so they are restored before it tears down). */
+export function useFakeClock(): void {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: [...FAKED] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
+
+/** Real turns of the event loop between two steps of the fake clock: time for loopback I/O to land. */
+const IO_TURNS = 8;
+/** How far the fake clock moves per step. Small against any timeout a test sets, so I/O still in flight is never timed out by a step. */
+const STEP_MS = 25;
+/** Fake time after which a call that has not settled counts as hung. */
+const GIVE_UP_MS = 10 * 60_000;
+
+/**
+ * Settles like `promise`, moving the fake clock forward in small steps whenever the event loop has
+ * had its turns: every wait the client makes (a rate-limit slot, Retry-After, backoff) passes at
+ * once in real time, but never sooner on the clock the client and the server read.
+ */
+export async function settleOnFakeClock<T>(promise: Promise<T>): Promise<T> {
+  let settled = false;
+  const done = promise.finally(() => (settled = true));
+  done.catch(() => undefined);
+  for (let advanced = 0; !settled; advanced += STEP_MS) {
+    if (advanced > GIVE_UP_MS) throw new Error(`still pending after ${GIVE_UP_MS} ms of fake time`);
+    for (let turn = 0; turn < IO_TURNS && !settled; turn++) await new Promise((resolve) => setImmediate(resolve));
+    if (!settled) await vi.advanceTimersByTimeAsync(STEP_MS);
+  }
+  return promise;
+}
