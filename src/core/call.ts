@@ -148,6 +148,8 @@ export class Call<T> implements Admission {
   readonly #observation: CallObservation | undefined;
   /** Aborted by `cut()`: ends a wait in a limiter the client does not own (see `signal`). */
   #cutController: AbortController | undefined;
+  /** The caller's signal joined with the cut, built once per call for a limiter the client does not own. */
+  #admissionSignal: AbortSignal | undefined;
   /** The status of the last answer read, for the observer. */
   #lastStatus: number | undefined;
 
@@ -406,8 +408,10 @@ export class Call<T> implements Admission {
    */
   get signal(): AbortSignal | undefined {
     if (this.#pipeline.ownsLimiter) return this.#signal;
+    if (this.#admissionSignal) return this.#admissionSignal;
     const cut = (this.#cutController ??= new AbortController()).signal;
-    return this.#signal ? AbortSignal.any([this.#signal, cut]) : cut;
+    this.#admissionSignal = this.#signal ? AbortSignal.any([this.#signal, cut]) : cut;
+    return this.#admissionSignal;
   }
 
   /**

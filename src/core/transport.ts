@@ -181,20 +181,21 @@ export class HttpTransport implements Transport {
     const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const scrubber = (this.#scrubber ??= new Scrubber());
     const fetch = wireFetch(options);
-    const own = options.rateLimit === undefined || (options.rateLimit !== false && !isRateLimiter(options.rateLimit));
-    const limiter: RateLimiter | undefined =
-      options.rateLimit === false
-        ? undefined
-        : isRateLimiter(options.rateLimit)
-          ? options.rateLimit
-          : new LocalRateLimiter(options.rateLimit, maxServerWaitMs);
+    // A limiter the caller gave may be shared by other clients: it is theirs to close.
+    let limiter: RateLimiter | undefined;
+    let ownsLimiter = false;
+    if (isRateLimiter(options.rateLimit)) limiter = options.rateLimit;
+    else if (options.rateLimit !== false) {
+      limiter = new LocalRateLimiter(options.rateLimit, maxServerWaitMs);
+      ownsLimiter = true;
+    }
     const pipeline: Pipeline = {
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
       wire: fetch ? new FetchWire(fetch, maxResponseBytes) : new UndiciWire(options.dispatcher, maxResponseBytes),
       parsesUrls: fetch !== undefined,
       limiter,
-      ownsLimiter: own,
+      ownsLimiter,
       tokens: new TokenManager(
         () => this.#exchange(),
         (token, previous) => {
