@@ -10,6 +10,44 @@ const MAX_PACKED_BYTES = 300_000;
 /** What a client-only install may bring: the package's dependencies and theirs. */
 const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod', 'p-retry', 'is-network-error'];
 
+/** A partner's file using every entry point, compiled once as ESM (.mts) and once as CommonJS (.cts). */
+const CONSUMER_SOURCE = `
+import { PartnerClient, type Sim } from 'mobile-partner-sdk';
+import { startSandbox, type SandboxContext, type SandboxHandle } from 'mobile-partner-sdk/sandbox';
+import {
+  constructEventAsync,
+  createFetchHandler,
+  createNodeHandler,
+  createVoiceStreamServer,
+  verifySignature,
+  verifySignatureAsync,
+  VoiceCall,
+  VoiceStreamReceiver,
+  type SmsEventData,
+  type VoiceStreamFrame,
+  type WebhookEvent,
+} from 'mobile-partner-sdk/webhooks';
+
+export type Used = [PartnerClient, Sim, SandboxContext, SandboxHandle, typeof startSandbox];
+export const node = createNodeHandler({ secret: async () => ['whsec_a'], onEvent: (event: WebhookEvent) => void event });
+export const fetchHandler: (request: Request) => Promise<Response> = createFetchHandler({ secret: 'whsec_a', onEvent: () => undefined });
+export const checked: number = verifySignature('{}', 't=1,v1=00', () => 'whsec_a').timestamp;
+export const later: Promise<WebhookEvent> = constructEventAsync('{}', new Headers(), 'whsec_a');
+export const alsoLater = verifySignatureAsync('{}', null, ['whsec_a']);
+export const text = (data: SmsEventData): string | undefined => data.text;
+export async function calls(): Promise<number> {
+  const server = await createVoiceStreamServer({ path: '/voice' });
+  let samples = 0;
+  for await (const call of server.calls()) {
+    const first: VoiceCall = call;
+    for await (const frame of first as AsyncIterable<VoiceStreamFrame>) if (frame.type === 'audio') samples += frame.samples.length;
+  }
+  new VoiceStreamReceiver({ authorize: (request) => request.headers.authorization === 'Bearer x' });
+  await server.close();
+  return samples;
+}
+`;
+
 let work: string;
 let app: string;
 let packed: { filename: string; size: number; files: { path: string }[] };
@@ -113,14 +151,9 @@ describe('the packed package, installed client-only', () => {
     for (const message of failures) expect(message).toMatch(/optional peer dependency.*npm install ws/);
   });
 
-  it('compiles an import of every entry with skipLibCheck off, with neither hono nor ws installed', () => {
-    writeFileSync(
-      join(app, 'app.ts'),
-      `import { PartnerClient, type Sim } from 'mobile-partner-sdk';
-       import { verifySignature, VoiceStreamReceiver, type VoiceCall } from 'mobile-partner-sdk/webhooks';
-       import { startSandbox, type SandboxContext, type SandboxHandle } from 'mobile-partner-sdk/sandbox';
-       export type Used = [PartnerClient, Sim, typeof verifySignature, VoiceStreamReceiver, VoiceCall, SandboxContext, SandboxHandle, typeof startSandbox];\n`,
-    );
+  it('compiles a use of every entry from ESM and CommonJS, strict, skipLibCheck off, with neither hono nor ws nor their types installed', () => {
+    // Public declarations must not depend on a devDependency's typings (`ws`, `hono`): the app has only @types/node.
+    for (const name of ['esm.mts', 'cjs.cts']) writeFileSync(join(app, name), CONSUMER_SOURCE);
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({
@@ -135,7 +168,7 @@ describe('the packed package, installed client-only', () => {
           typeRoots: [join(root, 'node_modules/@types')],
           types: ['node'],
         },
-        files: ['app.ts'],
+        files: ['esm.mts', 'cjs.cts'],
       }),
     );
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -143,7 +176,7 @@ describe('the packed package, installed client-only', () => {
     try {
       execFileSync(process.execPath, [tsc, '-p', app], { cwd: app, encoding: 'utf8', timeout: 120_000 });
     } catch (error) {
-      output = String((error as { stdout?: string }).stdout);
+      output = String((error as { stdout?: string }).stdout ?? error);
     }
     expect(output).toBe('');
   }, 180_000);
