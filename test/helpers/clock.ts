@@ -7,11 +7,14 @@ import { afterEach, beforeEach, vi } from 'vitest';
  */
 const FAKED = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] as const;
 
-/** Fake clocks for every test of the calling file (call after `useTestServer()`, so they are restored before it tears down). */
+/** Fakes the clocks from now until `vi.useRealTimers()`. Start servers after it, so they read the fake clock from their start. */
+export function installFakeClock(): void {
+  vi.useFakeTimers({ toFake: [...FAKED] });
+}
+
+/** Fake clocks for every test of the calling file or describe block (call after `useTestServer()`, so they are restored before it tears down). */
 export function useFakeClock(): void {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: [...FAKED] });
-  });
+  beforeEach(installFakeClock);
   afterEach(() => {
     vi.useRealTimers();
   });

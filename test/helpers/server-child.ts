@@ -30,4 +30,4 @@ const waitingOutcome = await waiting;
 // in flight), are not the client's: sockets, servers and timers are what would hold the process.
 const notTheClients = new Set(['TTYWrap', 'PipeWrap', 'FSReqCallback', 'FSReqPromise']);
 const handles = process.getActiveResourcesInfo().filter((name) => !notTheClients.has(name));
-process.stdout.write(`${JSON.stringify({ closedAt: Date.now(), handles, waitingOutcome })}\n`);
+process.stdout.write(`${JSON.stringify({ handles, waitingOutcome })}\n`);

@@ -7,6 +7,7 @@ import {
   TransactionHandle,
   TransactionTimeoutError,
 } from '../../src/index.js';
+import { installFakeClock, settleOnFakeClock } from '../helpers/clock.js';
 import { type ResourcesServer, envelope, startResourcesServer } from '../helpers/resources-server.js';
 
 let server: ResourcesServer;
@@ -155,14 +156,19 @@ describe('polls go through the transport', () => {
 
   it("polls wait for the client's rate limiter", async () => {
     scriptTransaction([{ status: 'PENDING' }, { status: 'PENDING' }, { status: 'COMPLETED' }]);
-    const client = server.client({
-      rateLimit: { endpoints: { 'GET /api/v3/transactions/{transactionId}': { limit: 1, windowMs: 150 } } },
-    });
-    const started = performance.now();
-    await client.transactions.wait('tx_1', { pollIntervalMs: 100 });
-    // three polls at one per 150 ms window: the third cannot start before 300 ms
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    expect(polls()).toHaveLength(3);
+    installFakeClock();
+    try {
+      const client = server.client({
+        rateLimit: { endpoints: { 'GET /api/v3/transactions/{transactionId}': { limit: 1, windowMs: 150 } } },
+      });
+      const started = performance.now();
+      await settleOnFakeClock(client.transactions.wait('tx_1', { pollIntervalMs: 100 }));
+      // three polls at one per 150 ms window: the third cannot start before 300 ms
+      expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+      expect(polls()).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
