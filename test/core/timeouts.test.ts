@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, type Logger, RateLimitError, TimeoutError } from '../../src/index.js';
+import { compileScripts } from '../helpers/bundle.js';
 import { installFakeClock } from '../helpers/clock.js';
 import { fail, ok, tokenAnswer } from '../helpers/server.js';
 import { settlesAtOnce, useTestServer } from '../helpers/server-client.js';
@@ -150,9 +150,8 @@ describe('close()', () => {
     async (mode) => {
       t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
       t.server.on('GET /api/v1.1/busy', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
-      const script = fileURLToPath(new URL('../helpers/server-child.ts', import.meta.url));
-      const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-      const child = spawn(tsx, [script], {
+      const compiled = await compileScripts(['test/helpers/server-child.ts']);
+      const child = spawn(process.execPath, [compiled.path('test/helpers/server-child.ts')], {
         env: { ...process.env, CHILD_BASE_URL: t.server.url, CHILD_MODE: mode },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -163,6 +162,7 @@ describe('close()', () => {
       // The child exits on its own, which it could not do before the 30 s Retry-After if a timer
       // or socket of the client were left: the test's own timeout is shorter than that wait.
       const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      compiled.remove();
       expect(errors).toBe('');
       expect(code).toBe(0);
       const report = JSON.parse(output.trim()) as { handles: string[]; waitingOutcome: string };

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CompiledScripts, compileScripts } from '../helpers/bundle.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const scripts = readdirSync(join(root, 'examples')).filter((name) => name.endsWith('.ts'));
@@ -22,10 +23,22 @@ interface Outcome {
   stderr: string;
 }
 
+/** Each example compiled as tsx would run it, so that each child starts with plain node. */
+let compiled: CompiledScripts | undefined;
+
+beforeAll(async () => {
+  compiled = await compileScripts(scripts.map((name) => join('examples', name)));
+});
+
+afterAll(() => {
+  compiled?.remove();
+});
+
 function runExample(name: string): Promise<Outcome> {
   // Without PARTNER_API_* an example starts its own sandbox, whatever the shell running the suite has set.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('PARTNER_API_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', join('examples', name)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const script = (compiled as CompiledScripts).path(join('examples', name));
+  const child = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -5,15 +5,26 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CompiledScripts, compileScripts } from '../helpers/bundle.js';
 import { bannerOf } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const cli = fileURLToPath(new URL('../../src/sandbox/cli.ts', import.meta.url));
-const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+/** The CLI's source, compiled as tsx would run it. */
+let compiled: CompiledScripts | undefined;
+let cli: string;
+
+beforeAll(async () => {
+  compiled = await compileScripts(['src/sandbox/cli.ts']);
+  cli = compiled.path('src/sandbox/cli.ts');
+});
+
+afterAll(() => {
+  compiled?.remove();
+});
 
 async function banner(args: string[], check: (out: string) => Promise<void>): Promise<void> {
-  const child = spawn(tsx, [cli, '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const out = await bannerOf(child);
     await check(out);

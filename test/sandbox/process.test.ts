@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
+import { compileScripts } from '../helpers/bundle.js';
 import { bannerOf } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -65,12 +66,12 @@ describe('partner-sandbox command', () => {
 
 describe('close()', () => {
   it('leaves no timer or socket of its own behind (active resources of a child process)', async () => {
-    const probe = fileURLToPath(new URL('./probes/close-probe.ts', import.meta.url));
+    const compiled = await compileScripts(['test/sandbox/probes/close-probe.ts']);
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, ['--import', 'tsx', probe], { cwd: root, timeout: 20_000 }, (error, out, err) =>
+      execFile(process.execPath, [compiled.path('test/sandbox/probes/close-probe.ts')], { cwd: root, timeout: 20_000 }, (error, out, err) =>
         error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out),
       );
-    });
+    }).finally(() => compiled.remove());
     const report = JSON.parse(stdout) as Record<'before' | 'during' | 'afterClose' | 'after', string[]> & {
       receiverSockets: number;
       pendingTimers: number;

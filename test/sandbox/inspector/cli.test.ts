@@ -2,13 +2,15 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { compileScripts } from '../../helpers/bundle.js';
 import { bannerOf } from '../helpers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 describe('partner-sandbox banner', () => {
   it('prints "Inspector: http://127.0.0.1:PORT/_sandbox/" and the page answers there', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0'], {
+    const compiled = await compileScripts(['src/sandbox/cli.ts']);
+    const child = spawn(process.execPath, [compiled.path('src/sandbox/cli.ts'), '--port', '0'], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -23,6 +25,7 @@ describe('partner-sandbox banner', () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGINT');
       await exited;
+      compiled.remove();
     }
   });
 });
