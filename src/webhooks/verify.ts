@@ -2,7 +2,6 @@ import { createHmac } from 'node:crypto';
 import { toRawBytes, type RawBody } from './raw-body.js';
 import { beginCheck, finishCheck, resolveSecret, type VerifiedSignature, type VerifyOptions, type WebhookSecretSource } from './signature-check.js';
 
-export { DEFAULT_TOLERANCE_SECONDS } from './signature-check.js';
 export type { VerifiedSignature, VerifyOptions, WebhookSecretSource } from './signature-check.js';
 
 /** The lowercase hex HMAC-SHA256 of `<t>.<body>` under `key`; a string body is hashed as UTF-8. */
