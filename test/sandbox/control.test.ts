@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { call, useSandbox } from './helpers.js';
+import { installFakeClock, settleOnFakeClock } from '../helpers/clock.js';
+import { call, open, useSandbox } from './helpers.js';
 
 const s = useSandbox({}, { resetEach: true });
 
@@ -42,11 +43,19 @@ describe('forced answers', () => {
   });
 
   it('forces a delay before the real answer', async () => {
-    await force({ method: 'GET', path: '/api/v1.1/credit-balance', delayMs: 300 });
-    const started = performance.now();
-    const res = await call(s.sandbox, 'GET', '/api/v1.1/credit-balance', { token: s.token });
-    expect(res.status).toBe(200);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
+    // A sandbox of its own, started on the fake clock, so the delay is read on the clock it waits on.
+    installFakeClock();
+    const { sandbox, token } = await open();
+    try {
+      await call(sandbox, 'POST', '/_sandbox/force', { body: { method: 'GET', path: '/api/v1.1/credit-balance', delayMs: 300 } });
+      const started = performance.now();
+      const res = await settleOnFakeClock(call(sandbox, 'GET', '/api/v1.1/credit-balance', { token }));
+      expect(res.status).toBe(200);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+    } finally {
+      await sandbox.close();
+      vi.useRealTimers();
+    }
   });
 
   it('lists and clears pending rules, and rejects invalid ones with 400', async () => {
@@ -155,13 +164,15 @@ describe('fault injection', () => {
   });
 
   it('adds latency', async () => {
+    installFakeClock();
     const slow = await startSandbox({ port: 0, faults: { latencyMs: 150 } });
     try {
       const started = performance.now();
-      await fetch(`${slow.url}/api/v3/transactions/none`);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+      await settleOnFakeClock(fetch(`${slow.url}/api/v3/transactions/none`));
+      expect(performance.now() - started).toBeGreaterThanOrEqual(150);
     } finally {
       await slow.close();
+      vi.useRealTimers();
     }
   });
 });
