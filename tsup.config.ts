@@ -1,11 +1,26 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 
-const entry = {
+/**
+ * The ESM entries. `index.web` and `webhooks/web` are the package as Workers, edge runtimes and
+ * browsers get it (export conditions workerd, worker, edge-light, browser): built in the same
+ * run as the Node entries, with the web twins in place (webTwins below), so that every module
+ * the two graphs have in common is one shared chunk: an error class is the same class from
+ * either, and the package carries one copy of the client's code, not two.
+ */
+const esmEntry = {
+  index: 'src/index.ts',
+  'index.web': 'src/web.ts',
+  'webhooks/index': 'src/webhooks/index.ts',
+  'webhooks/web': 'src/webhooks/web.ts',
+};
+
+/** The CommonJS entries: Node only (require), so no web entry. */
+const cjsEntry = {
   index: 'src/index.ts',
   'webhooks/index': 'src/webhooks/index.ts',
-  // The webhooks entry for runtimes without Node's modules (export conditions workerd and edge-light).
-  'webhooks/web': 'src/webhooks/web.ts',
 };
 
 /**
@@ -41,20 +56,94 @@ const cliUsesSandboxEntry: Plugin = {
   },
 };
 
+const sourceDir = resolve('src') + sep;
+const webRoots = new Set([resolve(esmEntry['index.web']), resolve(esmEntry['webhooks/web'])]);
+const WEB = '?web';
+
+/** `X.web.ts` beside `X.ts`, when there is one. */
+function twinOf(file: string): string | undefined {
+  const twin = file.replace(/\.ts$/, '.web.ts');
+  return twin !== file && existsSync(twin) ? twin : undefined;
+}
+
+/** The source files a module imports or re-exports as values (type-only imports are erased). */
+function importsOf(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  const pattern = /^(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)\.js['"]/gm;
+  return [...source.matchAll(pattern)].map((match) => resolve(dirname(file), `${match[1]}.ts`)).filter((path) => existsSync(path));
+}
+
+/**
+ * The modules that must be built twice: those with a twin, and those that import one (however
+ * deep). Read once from the web roots' graph; everything else is shared between the two graphs.
+ */
+let twinDependents: Set<string> | undefined;
+function needsWebCopy(file: string): boolean {
+  if (!twinDependents) {
+    const graph = new Map<string, string[]>();
+    const pending = [...webRoots];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      if (graph.has(next)) continue;
+      const imports = importsOf(next);
+      graph.set(next, imports);
+      pending.push(...imports);
+    }
+    const marked = new Set([...graph.keys()].filter((path) => twinOf(path)));
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const [path, imports] of graph) {
+        if (!marked.has(path) && imports.some((item) => marked.has(item))) {
+          marked.add(path);
+          grew = true;
+        }
+      }
+    }
+    twinDependents = marked;
+  }
+  return twinDependents.has(file);
+}
+
+/**
+ * The web graph: from src/web.ts and src/webhooks/web.ts, a module with a `.web.ts` twin beside
+ * it is replaced by the twin (default-wire.web.ts sends with fetch and never imports undici;
+ * hmac.web.ts computes the webhook HMAC without node:crypto), and a module that imports one is
+ * built a second time (marked with a `?web` suffix) so that its copy imports the twin. Every other
+ * module is the Node graph's own. A twin exports the same names and types as its original
+ * (test/types/web-twins.test-d.ts), so one set of declarations describes both graphs.
+ */
+const webTwins: Plugin = {
+  name: 'web-twins',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+      const fromWeb = (args.pluginData as { web?: boolean } | undefined)?.web === true;
+      if (!fromWeb || !args.importer.startsWith(sourceDir)) return undefined;
+      const target = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+      if (!needsWebCopy(target)) return undefined;
+      return { path: twinOf(target) ?? target, suffix: WEB };
+    });
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      if (args.suffix !== WEB && !webRoots.has(args.path)) return undefined;
+      return { contents: readFileSync(args.path, 'utf8'), loader: 'ts', resolveDir: dirname(args.path), pluginData: { web: true } };
+    });
+  },
+};
+
 export default defineConfig([
   {
-    entry,
+    entry: esmEntry,
     format: ['esm'],
-    dts: true,
+    // index.web shares dist/index.d.ts with index (the package's exports point both at it).
+    dts: { entry: { index: esmEntry.index, 'webhooks/index': esmEntry['webhooks/index'], 'webhooks/web': esmEntry['webhooks/web'] } },
     sourcemap,
     clean: true,
     target: 'node20',
     splitting: true,
     treeshake: true,
     noExternal: bundled,
+    esbuildPlugins: [webTwins],
   },
   {
-    entry,
+    entry: cjsEntry,
     format: ['cjs'],
     dts: true,
     sourcemap,

@@ -7,7 +7,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  * The built package under test; BENCH_DIST_DIR points the figures at another build (a candidate
  * fix built elsewhere) for before/after comparisons in the same conditions.
  */
-const DIST_DIR = process.env.BENCH_DIST_DIR ? path.resolve(process.env.BENCH_DIST_DIR) : path.join(ROOT, 'dist');
+export const DIST_DIR = process.env.BENCH_DIST_DIR ? path.resolve(process.env.BENCH_DIST_DIR) : path.join(ROOT, 'dist');
 export const DIST_INDEX = path.join(DIST_DIR, 'index.js');
 export const DIST_INDEX_CJS = path.join(DIST_DIR, 'index.cjs');
 const DIST_WEBHOOKS = path.join(DIST_DIR, 'webhooks/index.js');

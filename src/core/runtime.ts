@@ -1,3 +1,6 @@
+import { ConfigurationError } from './errors.js';
+import type { ClientOptions } from './options.js';
+
 /**
  * Which runtime the client runs in, read once from globals (no import, nothing touched).
  * Node is the one runtime whose built-in wire is undici: Bun answers `import 'undici'` with a
@@ -16,4 +19,20 @@ export function nonNodeRuntime(): string | undefined {
   if (globals.Deno !== undefined) return 'Deno';
   if (typeof globals.process?.versions?.node !== 'string') return 'this runtime';
   return undefined;
+}
+
+/**
+ * The fetch a client sends with where undici is not its wire: the caller's `fetch`, else the
+ * platform's. A `dispatcher` is undici's and has no meaning there: refused by name.
+ */
+export function platformFetch(options: Readonly<ClientOptions>, runtime: string): typeof globalThis.fetch {
+  if (options.fetch) return options.fetch;
+  if (options.dispatcher !== undefined) {
+    throw new ConfigurationError(
+      `invalid client option dispatcher: an undici Dispatcher is used only under Node; ${runtime} sends with its own fetch (pass fetch to replace it)`,
+      'CONFIGURATION_ERROR',
+      'dispatcher',
+    );
+  }
+  return globalThis.fetch.bind(globalThis);
 }

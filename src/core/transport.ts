@@ -7,35 +7,17 @@ import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { diagnosticsObserver } from './diagnostics.js';
 import { LevelLogger } from './logger.js';
-import { nonNodeRuntime } from './runtime.js';
 import type { ClientOptions, CloseOptions } from './options.js';
 import { LocalRateLimiter, type RateLimiter, isRateLimiter } from './rate-limit.js';
 import { DEFAULT_MAX_SERVER_WAIT_MS } from './retry.js';
 import { Sleepers } from './sleep.js';
 import { Scrubber, assertSecureBaseUrl } from './redact.js';
 import type { ApiResult, RequestOptions, RequestSpec, Transport } from './request.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, FetchWire, UndiciWire } from './wire.js';
+import { defaultWire, wireKind } from './default-wire.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, FetchWire } from './wire.js';
 
 function fromEnv(name: string): string | undefined {
   return typeof process === 'undefined' ? undefined : process.env[name] || undefined;
-}
-
-/**
- * The fetch the wire uses, or undefined for undici: the caller's `fetch`; else, outside Node,
- * the platform's. A `dispatcher` is undici's and has no meaning there: refused by name.
- */
-function wireFetch(options: Readonly<ClientOptions>): typeof globalThis.fetch | undefined {
-  if (options.fetch) return options.fetch;
-  const runtime = nonNodeRuntime();
-  if (runtime === undefined) return undefined;
-  if (options.dispatcher !== undefined) {
-    throw new ConfigurationError(
-      `invalid client option dispatcher: an undici Dispatcher is used only under Node; ${runtime} sends with its own fetch (pass fetch to replace it)`,
-      'CONFIGURATION_ERROR',
-      'dispatcher',
-    );
-  }
-  return globalThis.fetch.bind(globalThis);
 }
 
 function safeUrl(value: string | undefined): string | undefined {
@@ -180,7 +162,7 @@ export class HttpTransport implements Transport {
     const maxServerWaitMs = options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS;
     const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const scrubber = (this.#scrubber ??= new Scrubber());
-    const fetch = wireFetch(options);
+    const wire = defaultWire(options, maxResponseBytes);
     // A limiter the caller gave may be shared by other clients: it is theirs to close.
     let limiter: RateLimiter | undefined;
     let ownsLimiter = false;
@@ -192,8 +174,8 @@ export class HttpTransport implements Transport {
     const pipeline: Pipeline = {
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
-      wire: fetch ? new FetchWire(fetch, maxResponseBytes) : new UndiciWire(options.dispatcher, maxResponseBytes),
-      parsesUrls: fetch !== undefined,
+      wire,
+      parsesUrls: wire instanceof FetchWire,
       limiter,
       ownsLimiter,
       tokens: new TokenManager(
@@ -271,7 +253,7 @@ export class HttpTransport implements Transport {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       rateLimit: options.rateLimit === false ? false : isRateLimiter(options.rateLimit) ? 'custom' : 'on',
-      wire: options.fetch || nonNodeRuntime() ? 'fetch' : 'undici',
+      wire: wireKind(options),
       validateResponses: options.validateResponses ?? 'strict',
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       maxServerWaitMs: options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS,

@@ -1,7 +1,7 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions, Transport } from '../core/request.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type WebhookCreateParams,
   type WebhookDeletion,

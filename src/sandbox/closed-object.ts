@@ -1,5 +1,5 @@
 /** Bodies that refuse members they do not know. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * An object that refuses members it does not know, naming them and the allowed ones: a typo such

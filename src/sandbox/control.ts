@@ -2,7 +2,7 @@
  * The control API under /_sandbox/: for tests and demos, never part of the partner API.
  * No auth, no rate limit, not in the request log; answers are plain JSON (no envelope).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { closedObject } from './closed-object.js';
 import { LATEST_CLOCK_MS, MAX_TIME_SCALE } from './clock.js';
 import { controlInvalid, controlIssues, parseControlBody } from './control-body.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazy } from './lazy.js';
 import { E164_MESSAGE, E164_PATTERN } from '../shared/e164.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazy } from './lazy.js';
 import { notShown, type OpenObject, openEnum, openObjectSchema, suggestedBody } from './common.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazy } from './lazy.js';
 import { openEnum, paginationParams, timestamp } from './common.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Token response data (spec part 2): the one snake_case shape of the API. */
 export const tokenResponseSchema = z.looseObject({

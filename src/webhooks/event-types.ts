@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the service pushes, as far as the spec shows it (part 6). Bodies of operator SMS and

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { hmacSha256Hex } from './hmac.js';
 import { WebhookSignatureError } from '../core/errors.js';
 import { toRawBytes, type RawBody } from './raw-body.js';
 
@@ -33,6 +33,6 @@ export function signPayload(rawBody: RawBody, secret: string | readonly string[]
     throw new WebhookSignatureError('malformed_header', 'timestamp is unix seconds; this one looks like milliseconds (Date.now()): divide by 1000');
   }
   const prefix = `${timestamp}.`;
-  const signatures = secrets.map((key) => `v1=${createHmac('sha256', key).update(prefix).update(body).digest('hex')}`);
+  const signatures = secrets.map((key) => `v1=${hmacSha256Hex(key, prefix, body)}`);
   return `t=${timestamp},${signatures.join(',')}`;
 }

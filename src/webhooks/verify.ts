@@ -1,13 +1,8 @@
-import { createHmac } from 'node:crypto';
+import { hmacSha256Hex } from './hmac.js';
 import { toRawBytes, type RawBody } from './raw-body.js';
 import { beginCheck, finishCheck, resolveSecret, type VerifiedSignature, type VerifyOptions, type WebhookSecretSource } from './signature-check.js';
 
 export type { VerifiedSignature, VerifyOptions, WebhookSecretSource } from './signature-check.js';
-
-/** The lowercase hex HMAC-SHA256 of `<t>.<body>` under `key`; a string body is hashed as UTF-8. */
-function hmacHex(key: string, prefix: string, body: string | Uint8Array): string {
-  return createHmac('sha256', key).update(prefix).update(body).digest('hex');
-}
 
 const oneDigest: string[] = [''];
 
@@ -37,10 +32,10 @@ export function verifySignature(
   if (secrets.length !== 1)
     return finishCheck(
       check,
-      secrets.map((key) => hmacHex(key, prefix, body)),
+      secrets.map((key) => hmacSha256Hex(key, prefix, body)),
       options,
     );
   // One secret, the usual case: a reused list spares an allocation per delivery (all of this is synchronous).
-  oneDigest[0] = hmacHex(secrets[0] as string, prefix, body);
+  oneDigest[0] = hmacSha256Hex(secrets[0] as string, prefix, body);
   return finishCheck(check, oneDigest, options);
 }

@@ -9,7 +9,7 @@
  * between committing and answering).
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defaultCode } from '../answers.js';
 import type { SandboxContext, SandboxEnv, SandboxStatusCode } from '../context.js';
 import type { ResolvedFaults } from '../options.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SandboxApp } from '../context.js';
 import type { WebhookDomain } from './domain.js';
 import { controlJson, parseControlBody } from '../control-body.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SandboxApp } from '../context.js';
 import { E164_PATTERN as E164 } from '../../shared/e164.js';
 import type { WebhookDomain } from './domain.js';

@@ -1,0 +1,96 @@
+/**
+ * The client in Cloudflare Workers, as a partner deploys it: the Worker is bundled by wrangler
+ * (`deploy --dry-run --outdir`, the package resolved by its workerd condition) and run in workerd
+ * through miniflare, once without and once with `nodejs_compat`, against a sandbox started here
+ * on 127.0.0.1. The Worker runs the same smoke run as Bun and Deno, with no client option set.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SandboxHandle, startSandbox } from '../../../src/sandbox/index.js';
+import { expectCompleteSmokeRun } from '../expect-report.js';
+import { createPartnerApp, type PartnerApp } from './partner-app.js';
+
+const run = promisify(execFile);
+const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
+const COMPATIBILITY_DATE = '2025-09-01';
+/** The gzip size a client-only Worker may reach (the issue's goal; bench figure 9 prints it). */
+const MAX_WORKER_GZIP_BYTES = 100 * 1024;
+
+let app: PartnerApp;
+let sandbox: SandboxHandle;
+
+beforeAll(async () => {
+  app = createPartnerApp();
+  sandbox = await startSandbox({ port: 0, transactionDelayMs: 20 });
+}, 270_000);
+
+afterAll(async () => {
+  await sandbox?.close();
+  app?.remove();
+});
+
+/** wrangler's own bundle of `entry`, as `wrangler deploy` would upload it; its esbuild inputs. */
+async function wranglerBundle(entry: string, flags: string[], outdir: string): Promise<{ script: string; inputs: string[] }> {
+  const args = [WRANGLER, 'deploy', entry, '--name', 'partner-smoke', '--compatibility-date', COMPATIBILITY_DATE, '--dry-run'];
+  for (const flag of flags) args.push('--compatibility-flags', flag);
+  args.push('--outdir', outdir, '--metafile', join(outdir, 'meta.json'));
+  await run(process.execPath, args, {
+    cwd: app.dir,
+    timeout: 120_000,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(outdir, 'logs'), XDG_CONFIG_HOME: join(app.dir, '.config') },
+  });
+  const meta = JSON.parse(readFileSync(join(outdir, 'meta.json'), 'utf8')) as { inputs: Record<string, unknown> };
+  return { script: join(outdir, 'worker.js'), inputs: Object.keys(meta.inputs) };
+}
+
+describe.each([
+  ['without nodejs_compat', []],
+  ['with nodejs_compat', ['nodejs_compat']],
+])('in workerd %s', (_label, flags: string[]) => {
+  let bundled: { script: string; inputs: string[] };
+
+  beforeAll(async () => {
+    bundled = await wranglerBundle(app.entry, flags, join(app.dir, `out-${flags.join('-') || 'plain'}`));
+  }, 120_000);
+
+  it('bundles with wrangler from the web build, with no undici', () => {
+    const { script, inputs } = bundled;
+    expect(inputs.some((file) => file.endsWith('dist/index.web.js'))).toBe(true);
+    expect(inputs.filter((file) => /(^|\/)node_modules\/undici\/|(^|\/)dist\/index\.js$/.test(file))).toEqual([]);
+    // With the flag, wrangler adds Node polyfills of its own; without it, nothing may import a Node module.
+    if (flags.length === 0) {
+      expect(readFileSync(script, 'utf8')).not.toMatch(/\bfrom\s*["'](node:)?[a-z_/]+["']/);
+      expect(gzipSync(readFileSync(script)).byteLength).toBeLessThanOrEqual(MAX_WORKER_GZIP_BYTES);
+    }
+  });
+
+  it('runs the partner smoke run with no option set, and close() resolves', async () => {
+    const { script } = bundled;
+    const worker = new Miniflare({
+      host: '127.0.0.1',
+      modules: true,
+      scriptPath: script,
+      // Module paths are read relative to this folder, which must hold the script.
+      modulesRoot: dirname(script),
+      compatibilityDate: COMPATIBILITY_DATE,
+      compatibilityFlags: flags,
+    });
+    try {
+      const response = await worker.dispatchFetch('http://partner-smoke.local/', {
+        method: 'POST',
+        body: JSON.stringify({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret }),
+      });
+      const text = await response.text();
+      expect(response.status, text).toBe(200);
+      expectCompleteSmokeRun(JSON.parse(text) as Record<string, unknown>);
+    } finally {
+      await worker.dispose();
+    }
+  }, 120_000);
+});
