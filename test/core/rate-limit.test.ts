@@ -88,7 +88,7 @@ describe('client-side windows', () => {
     expect(t.server.requestsTo(SMS).length).toBeLessThan(3);
     await settleOnFakeClock(sms);
     const [first, , third] = t.server.requestsTo(SMS);
-    expect((third?.at ?? 0) - (first?.answeredAt ?? 0)).toBeGreaterThanOrEqual(600 - 5);
+    expect((third?.at ?? 0) - (first?.answeredAt ?? 0)).toBeGreaterThanOrEqual(600);
   });
 
   it('applies a templated endpoint limit to client.request() calls by concrete path', async () => {
@@ -101,7 +101,7 @@ describe('client-side windows', () => {
     await settleOnFakeClock(
       Promise.all(['8901', '8902', '8901'].map((iccid) => client.request({ method: 'POST', path: `/api/v1.1/sims/${iccid}/renew-number` }))),
     );
-    expect(elapsedSince(start)).toBeGreaterThanOrEqual(500 - 5);
+    expect(elapsedSince(start)).toBeGreaterThanOrEqual(500);
   });
 });
 
@@ -129,7 +129,7 @@ describe('following the server', () => {
     const start = performance.now();
     await getThing(client);
     await expect(settleOnFakeClock(getThing(client))).resolves.toBe(2);
-    expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000 - 5);
+    expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000);
   });
 
   it('waits for the reset when a limit the client was not configured with has none left', async () => {
@@ -143,7 +143,7 @@ describe('following the server', () => {
     const start = performance.now();
     await getThing(client);
     await expect(settleOnFakeClock(getThing(client))).resolves.toBe(2);
-    expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000 - 5);
+    expect(elapsedSince(start)).toBeGreaterThanOrEqual(1000);
   });
 
   it("pauses the whole endpoint for a 429's Retry-After, not only the throttled call", async () => {
@@ -156,7 +156,7 @@ describe('following the server', () => {
     await settleOnFakeClock(Promise.all([first, second]));
     const [throttled, ...later] = t.server.requestsTo(THING);
     expect(later).toHaveLength(2);
-    for (const request of later) expect(request.at - (throttled?.at ?? 0)).toBeGreaterThanOrEqual(1000 - 5);
+    for (const request of later) expect(request.at - (throttled?.at ?? 0)).toBeGreaterThanOrEqual(1000);
   });
 
   it('keeps other endpoints flowing while one is paused by a 429', async () => {
