@@ -4,11 +4,12 @@
  * loaded and nothing built.
  *
  * One CLIENT span per SDK call, named after its route (`GET /api/v1.1/sims/{iccid}`), with the
- * HTTP client conventions' attributes and the SDK's own (`partner.*`). Inside it, each attempt
- * and each wait is a child span (`attempt 2`, `wait retry`), so a trace view draws the backoff
- * and the rate-limit queue as bars on the call's timeline. The token exchange is a span of its
- * own, the child of the call that needed it; `wait()` of an asynchronous operation is a span
- * covering its polls. Errors are recorded by class and status, never by message: a server's
+ * HTTP client conventions' attributes and the SDK's own (`partner.*`). A call that retried,
+ * re-authenticated or waited shows each attempt and each wait as a child span (`attempt 2`,
+ * `wait retry`), so a trace view draws the backoff and the rate-limit queue as bars on the
+ * call's timeline; a call answered at its first attempt is one span. The token exchange is a
+ * span of its own, the child of the call that needed it; `wait()` of an asynchronous operation
+ * is a span covering its polls. Errors are recorded by class and status, never by message: a server's
  * message may echo an ICCID or an email.
  */
 import { ResponseValidationError } from './errors.js';
@@ -35,6 +36,20 @@ function markFailed(api: OpenTelemetryApi, span: Span, type: string): void {
   span.setStatus({ code: api.SpanStatusCode.ERROR });
 }
 
+function endAttempt(api: OpenTelemetryApi, span: Span, status: number | undefined, failure: string | undefined, endTime: number | undefined): void {
+  if (status !== undefined) span.setAttribute(ATTR.status, status);
+  if (failure !== undefined) markFailed(api, span, failure);
+  span.end(endTime);
+}
+
+/** An attempt seen so far only as times: made a span only if the call turns out to need child spans. */
+interface PendingAttempt {
+  readonly startedAt: number;
+  endedAt: number | undefined;
+  status: number | undefined;
+  failure: string | undefined;
+}
+
 class CallSpan implements CallObservation {
   readonly #api: OpenTelemetryApi;
   readonly #tracer: Tracer;
@@ -43,6 +58,14 @@ class CallSpan implements CallObservation {
   readonly #context: Context;
   readonly #propagate: boolean;
   readonly #recording: boolean;
+  readonly #keyed: boolean;
+  /**
+   * Whether attempts and waits are child spans. Not until the call retries, re-authenticates or
+   * waits: a call answered at its first attempt stays one span, which is most calls and half
+   * the cost of tracing them. The first attempt is then drawn from the times kept in #first.
+   */
+  #expanded = false;
+  #first: PendingAttempt | undefined;
   #attempt: Span | undefined;
   #wait: Span | undefined;
   #waitStartedAt = 0;
@@ -50,7 +73,6 @@ class CallSpan implements CallObservation {
   #retryReasons: string[] | undefined;
   /** How the last attempt failed, the reason of the retry that may follow. */
   #lastFailure: string | undefined;
-  readonly #keyed: boolean;
 
   constructor(api: OpenTelemetryApi, tracer: Tracer, span: Span, propagate: boolean, keyed: boolean) {
     this.#api = api;
@@ -66,32 +88,60 @@ class CallSpan implements CallObservation {
     return this.#api.context.with(this.#context, work);
   }
 
+  /** `startTime`/`endTime` are performance.now() readings, which the JavaScript SDK takes as such. */
+  #child(name: string, attributes: Attributes, startTime?: number): Span {
+    return this.#tracer.startSpan(name, { kind: this.#api.SpanKind.INTERNAL, attributes, startTime }, this.#context);
+  }
+
+  /** From now on attempts and waits are child spans; the first attempt, if made, becomes one from its times. */
+  #expand(): void {
+    if (this.#expanded) return;
+    this.#expanded = true;
+    const first = this.#first;
+    if (first === undefined) return;
+    this.#first = undefined;
+    const span = this.#child('attempt 1', {}, first.startedAt);
+    if (first.endedAt === undefined) {
+      this.#attempt = span;
+      return;
+    }
+    endAttempt(this.#api, span, first.status, first.failure, first.endedAt);
+  }
+
   attempt(attempt: number, headers: Record<string, string>): void {
     if (this.#propagate) writeTraceContext(this.#api, this.#span.spanContext(), headers);
     if (!this.#recording) return;
+    if (attempt === 1 && !this.#expanded) {
+      this.#first = { startedAt: monotonicNow(), endedAt: undefined, status: undefined, failure: undefined };
+      return;
+    }
+    this.#expand();
     // http.request.resend_count is set on resends only, as the conventions ask.
-    const attributes: Attributes = attempt > 1 ? { [ATTR.resendCount]: attempt - 1 } : {};
-    this.#attempt = this.#tracer.startSpan(`attempt ${attempt}`, { kind: this.#api.SpanKind.INTERNAL, attributes }, this.#context);
+    this.#attempt = this.#child(`attempt ${attempt}`, attempt > 1 ? { [ATTR.resendCount]: attempt - 1 } : {});
   }
 
   attemptEnd(_attempt: number, outcome: { status: number | undefined; error: unknown }): void {
     const failure = attemptErrorType(outcome.status, outcome.error);
     this.#lastFailure = failure;
     const span = this.#attempt;
-    if (span === undefined) return;
-    this.#attempt = undefined;
-    if (outcome.status !== undefined) span.setAttribute(ATTR.status, outcome.status);
-    if (failure !== undefined) markFailed(this.#api, span, failure);
-    span.end();
+    if (span !== undefined) {
+      this.#attempt = undefined;
+      endAttempt(this.#api, span, outcome.status, failure, undefined);
+    } else if (this.#first !== undefined) {
+      this.#first.endedAt = monotonicNow();
+      this.#first.status = outcome.status;
+      this.#first.failure = failure;
+    }
   }
 
   wait(reason: WaitReason, ms: number | undefined): void {
     if (reason === 'retry') (this.#retryReasons ??= []).push(this.#lastFailure ?? '_OTHER');
     this.#waitStartedAt = monotonicNow();
     if (!this.#recording) return;
+    this.#expand();
     const attributes: Attributes = { [ATTR.waitReason]: reason };
     if (ms !== undefined) attributes[ATTR.waitPlannedMs] = Math.round(ms);
-    this.#wait = this.#tracer.startSpan(`wait ${reason}`, { kind: this.#api.SpanKind.INTERNAL, attributes }, this.#context);
+    this.#wait = this.#child(`wait ${reason}`, attributes);
   }
 
   waitEnd(reason: WaitReason): void {

@@ -49,7 +49,7 @@ describe('a span per call', () => {
       [
         SIMS,
         [
-          [TOKEN, [['attempt 1', []]]],
+          [TOKEN, []],
           ['attempt 1', []],
           ['wait retry', []],
           ['attempt 2', []],
@@ -117,7 +117,7 @@ describe('a span per call', () => {
       [
         SIMS,
         [
-          [TOKEN, [['attempt 1', []]]],
+          [TOKEN, []],
           ['wait rate-limit', []],
           ['attempt 1', []],
         ],
@@ -137,7 +137,8 @@ describe('a span per call', () => {
     const failure = await client.sims.retrieveSubscription('8900000000000000000').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(NotFoundError);
     const spans = finished();
-    expect(spanTrees(spans)).toEqual([['GET /api/v1.1/sims/{iccid}/subscription', [['attempt 1', []]]]]);
+    // Answered at its first attempt: one span, the attempt's answer on it.
+    expect(spanTrees(spans)).toEqual([['GET /api/v1.1/sims/{iccid}/subscription', []]]);
     const call = spanNamed(spans, 'GET /api/v1.1/sims/{iccid}/subscription');
     expect(call.status).toEqual({ code: SpanStatusCode.ERROR });
     expect(call.events).toEqual([]);
@@ -284,7 +285,7 @@ describe('what spans never hold', () => {
     forbidden.push(...tokens);
     for (const value of forbidden) expect(value.length).toBeGreaterThan(3);
     const spans = finished();
-    expect(spans.length).toBeGreaterThan(20);
+    expect(spans.length).toBeGreaterThanOrEqual(10);
     const texts = spans.flatMap((span) => [
       span.name,
       span.status.message ?? '',
