@@ -70,7 +70,7 @@ export class HttpTransport implements Transport {
   /** Every call started and not yet settled, the token exchanges included. */
   readonly #active = new Set<Call<unknown>>();
   #drained: (() => void) | undefined;
-  /** The pipeline's one observer (diagnostics channels, spans, metrics): built on first use; null when the runtime has none. */
+  /** The pipeline's one observer (diagnostics channels, spans, metrics), built on first use. */
   #observer: CallObserver | null | undefined;
 
   /** Throws ConfigurationError naming the first invalid option: a bad client is refused before it is used. */

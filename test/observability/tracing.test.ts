@@ -3,10 +3,11 @@
  * (tracer provider exporting to memory): the shape of each call's span tree, the attributes
  * exactly, trace context only when asked for, and nothing sensitive anywhere in a span.
  */
+import diagnostics from 'node:diagnostics_channel';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { NotFoundError, PartnerClient } from '../../src/index.js';
+import { NotFoundError, PartnerClient, REQUEST_END_CHANNEL, type RequestEndMessage } from '../../src/index.js';
 import { BACKOFF_BASE_MS } from '../../src/core/defaults.js';
 import { useSandbox } from '../e2e/sandbox.js';
 import { spanNamed, spanTrees, useTelemetry } from '../helpers/otel.js';
@@ -172,6 +173,24 @@ describe('a span per call', () => {
       [true, true],
     ]);
     expect(JSON.stringify(purchases.map((span) => span.attributes))).not.toContain('order-77');
+  });
+});
+
+describe('beside the diagnostics channels', () => {
+  it('traces a call and publishes it on the channels, both from the one seam', async () => {
+    const { client } = run();
+    await client.sims.list({ pageSize: 1 });
+    telemetry().spans.reset();
+    const ends: RequestEndMessage[] = [];
+    const onEnd = (message: unknown): void => void ends.push(message as RequestEndMessage);
+    diagnostics.subscribe(REQUEST_END_CHANNEL, onEnd);
+    try {
+      await client.sims.list({ pageSize: 1 });
+    } finally {
+      diagnostics.unsubscribe(REQUEST_END_CHANNEL, onEnd);
+    }
+    expect(ends.map((message) => [message.request.route, message.status, message.attempts])).toEqual([[SIMS, 200, 1]]);
+    expect(finished().map((span) => span.name)).toEqual([SIMS]);
   });
 });
 
