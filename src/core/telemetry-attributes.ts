@@ -63,6 +63,11 @@ export function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' && CODE.test(code) ? code : undefined;
 }
 
+/** A transaction status as the server sent it when it reads as a code (`PROCESSING`), else `_OTHER`. */
+export function transactionStatus(status: string): string {
+  return CODE.test(status) ? status : '_OTHER';
+}
+
 /** `2xx` … `5xx`, or `none` when no answer came. */
 export function statusClass(status: number | undefined): string {
   return status === undefined ? 'none' : `${Math.floor(status / 100)}xx`;

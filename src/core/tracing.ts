@@ -17,7 +17,16 @@ import type { CallEnd, CallObservation, CallObserver, CallStart, TransactionWait
 import { type OpenTelemetryApi, openTelemetryApi, tracingRegistered } from './otel-api.js';
 import type { Attributes, Context, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import { monotonicNow } from './sleep.js';
-import { ATTR, type ServerAttributes, attemptErrorType, errorCode, errorType, serverAttributes, urlTemplate } from './telemetry-attributes.js';
+import {
+  ATTR,
+  type ServerAttributes,
+  attemptErrorType,
+  errorCode,
+  errorType,
+  serverAttributes,
+  transactionStatus,
+  urlTemplate,
+} from './telemetry-attributes.js';
 import { VERSION } from './version.js';
 
 const TRACER_NAME = 'mobile-partner-sdk';
@@ -197,7 +206,7 @@ class TransactionWaitSpan implements TransactionWaitObservation {
   end(error: unknown): void {
     const span = this.#span;
     const attributes: Attributes = { [ATTR.polls]: this.#polls };
-    if (this.#status !== undefined) attributes[ATTR.transactionStatus] = this.#status;
+    if (this.#status !== undefined) attributes[ATTR.transactionStatus] = transactionStatus(this.#status);
     const code = errorCode(error);
     if (code !== undefined) attributes[ATTR.errorCode] = code;
     span.setAttributes(attributes);

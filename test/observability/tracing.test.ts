@@ -231,6 +231,24 @@ describe('TransactionHandle.wait()', () => {
       'partner.transaction.status': 'FAILED',
     });
   });
+
+  it('records a status that does not read as a code as _OTHER: the server may put anything there', async () => {
+    const { client, sandbox } = run();
+    const handle = await client.esim.provision({ planId: sandbox.fixtures.pricedPlanId });
+    const status = `queued behind ${sandbox.fixtures.physicalIccid}`;
+    sandbox.force({
+      method: 'GET',
+      path: `/api/v3/transactions/${handle.transactionId}`,
+      status: 200,
+      body: { success: true, data: { transactionId: handle.transactionId, status } },
+      times: 20,
+    });
+    const failure = await handle.wait({ pollIntervalMs: 100, timeoutMs: 250 }).catch((error: unknown) => error as Error);
+    expect(failure.name).toBe('TransactionTimeoutError');
+    const wait = spanNamed(finished(), 'wait POST /api/v1.1/esim');
+    expect(wait.attributes).toMatchObject({ 'partner.transaction.status': '_OTHER', 'error.type': 'TransactionTimeoutError' });
+    expect(JSON.stringify(wait.attributes)).not.toContain(sandbox.fixtures.physicalIccid);
+  });
 });
 
 describe('trace context', () => {
