@@ -28,7 +28,7 @@ const FIGURES: Figure[] = [
   { name: 'many-clients', title: '6. many accounts', needs: 'api' },
   { name: 'rate-limit', title: '7. rate-limit utilisation', needs: 'sandbox' },
   { name: 'inspector', title: '8. sandbox inspector', needs: 'none' },
-  { name: 'tracing', title: '9. OpenTelemetry tracing', needs: 'api' },
+  { name: 'tracing', title: '10. OpenTelemetry tracing', needs: 'api' },
 ];
 
 const args = process.argv.slice(2);

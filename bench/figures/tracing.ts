@@ -1,5 +1,5 @@
 /**
- * Figure 9: what OpenTelemetry tracing costs. `client.sims.list({ pageSize: 20 })` against raw
+ * Figure 10: what OpenTelemetry tracing costs. `client.sims.list({ pageSize: 20 })` against raw
  * `undici.request` + `JSON.parse` (as figure 1), at concurrency 1 and 50, in three states:
  *
  * - absent: no provider registered and no trace of the API's global (as in an application that
@@ -70,7 +70,7 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
 
   await removeTracing();
   const current = await clientOf(await loadClient(), config.apiUrl);
-  if (typeof current === 'string') return [skippedRow('tracing', '9. tracing', '—', current)];
+  if (typeof current === 'string') return [skippedRow('tracing', '10. tracing', '—', current)];
   const baselineDir = process.env.BENCH_BASELINE_DIST_DIR;
   const before = baselineDir
     ? await clientOf(await loadClientFrom(path.resolve(baselineDir, 'index.js'), `${baselineDir}/index.js`), config.apiUrl)
@@ -118,7 +118,7 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
     const rate = (name: string): number => median(samples[name] ?? []);
     const ratio = (over: string, under: string): number =>
       median((samples[over] ?? []).map((value, round) => value / (samples[under]?.[round] ?? Number.NaN)));
-    const figure = `9. tracing, sims.list(20) req/s, concurrency ${concurrency}`;
+    const figure = `10. tracing, sims.list(20) req/s, concurrency ${concurrency}`;
     const cpuNote = names.map((name) => `${name} ${median(cpu[name] ?? []).toFixed(0)} µs`).join(', ');
     const note =
       `ratio = median over ${rounds} rounds of the ratio within each round; enabled vs absent ${ratio('enabled', 'absent').toFixed(3)}; ` +
