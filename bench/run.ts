@@ -29,6 +29,7 @@ const FIGURES: Figure[] = [
   { name: 'rate-limit', title: '7. rate-limit utilisation', needs: 'sandbox' },
   { name: 'inspector', title: '8. sandbox inspector', needs: 'none' },
   { name: 'workers-bundle', title: '9. Workers bundle size', needs: 'none' },
+  { name: 'tracing', title: '10. OpenTelemetry tracing', needs: 'api' },
 ];
 
 const args = process.argv.slice(2);

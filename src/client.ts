@@ -114,6 +114,7 @@ export class PartnerClient {
         method,
         path: wirePath,
         route: `${method} ${wirePath}`,
+        rawPath: true,
         query,
         body,
         auth: auth ?? true,

@@ -49,11 +49,16 @@ async function importBuilt(file: string, label: string): Promise<Loaded<Record<s
 }
 
 /** PartnerClient from the built package (dist/index.js), or why it cannot be used yet. */
-export async function loadClient(): Promise<Loaded<ClientConstructor>> {
-  const loaded = await importBuilt(DIST_INDEX, 'dist/index.js');
+export function loadClient(): Promise<Loaded<ClientConstructor>> {
+  return loadClientFrom(DIST_INDEX, 'dist/index.js');
+}
+
+/** PartnerClient from the ESM entry `file` of a build, such as another commit's for a before/after figure. */
+export async function loadClientFrom(file: string, label: string): Promise<Loaded<ClientConstructor>> {
+  const loaded = await importBuilt(file, label);
   if (!loaded.ok) return loaded;
   const PartnerClient = loaded.value.PartnerClient;
-  if (typeof PartnerClient !== 'function') return { ok: false, reason: 'dist/index.js exports no PartnerClient' };
+  if (typeof PartnerClient !== 'function') return { ok: false, reason: `${label} exports no PartnerClient` };
   return { ok: true, value: PartnerClient as ClientConstructor };
 }
 

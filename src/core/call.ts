@@ -191,6 +191,7 @@ export class Call<T> implements Admission {
           kind: spec.route === TOKEN_ROUTE ? 'token' : 'api',
           method: spec.method,
           route: spec.route,
+          rawPath: spec.rawPath === true,
           origin: pipeline.origin,
           idempotencyKey: this.#keyed,
         })

@@ -202,6 +202,7 @@ const clientOptionChecks: Readonly<Record<string, Check>> = {
   maxResponseBytes: (value) => integerProblem(value, 1, Number.MAX_SAFE_INTEGER),
   // 0 means "never wait on the server"; longer than the timer range is waited by chained timers.
   maxServerWaitMs: (value) => integerProblem(value, 0, Number.MAX_SAFE_INTEGER),
+  propagateTraceContext: booleanProblem,
 };
 
 /**

@@ -7,7 +7,8 @@
  * - `mobile-partner-sdk:request:error` — it failed: {@link RequestErrorMessage}.
  *
  * One message per SDK call (retries and the 401 replay included), like undici's own channels
- * per request. Messages hold no secret, no body and no concrete path: the route is the template.
+ * per request. Messages hold no secret and no body. The route is the template, except for
+ * `client.request()`, whose route is the path as given: `request.rawPath` says which.
  * Channels are looked up through `process.getBuiltinModule`, never imported: where the runtime has
  * none, nothing is published and nothing is loaded. Nothing is built unless a channel has a subscriber.
  */

@@ -16,6 +16,11 @@ export interface CallObserver {
   readonly enabled: boolean;
   /** A call starts. Return what observes it, or undefined to leave it unobserved. */
   start(call: CallStart): CallObservation | undefined;
+  /**
+   * `wait()` of an asynchronous operation starts polling (checked against `enabled` first, like
+   * `start`). Its polls are calls of their own, started `within` the returned observation.
+   */
+  startTransactionWait?(wait: TransactionWaitStart): TransactionWaitObservation | undefined;
 }
 
 /** What is known of a call when it starts: nothing secret, no body, no concrete path. */
@@ -23,8 +28,13 @@ export interface CallStart {
   /** `token` for the exchange the client does on its own, `api` for every other call. */
   readonly kind: 'api' | 'token';
   readonly method: HttpMethod;
-  /** Method and path template (`GET /api/v1.1/sims/{iccid}`): never the path with its values. */
+  /**
+   * Method and path template (`GET /api/v1.1/sims/{iccid}`), never the path with its values;
+   * except for `client.request()`, whose route is the path as given (see `rawPath`).
+   */
   readonly route: string;
+  /** The call came from `client.request()`: `route` is not a template and may carry values (an ICCID, an email). */
+  readonly rawPath: boolean;
   /** The API's origin (`https://api.example.com`). */
   readonly origin: string;
   /** Whether the call sends an Idempotency-Key (never its value). */
@@ -76,4 +86,118 @@ export interface CallEnd {
   readonly replayed: boolean;
   /** Whether the answer's `data` was checked against its schema (validation on, or a route that always checks). */
   readonly validated: boolean;
+}
+
+/** What is known of a transaction's wait when it starts: no transaction id (it is a credential of the poll). */
+export interface TransactionWaitStart {
+  /** The operation's route (`POST /api/v1.1/esim`); undefined for `client.transactions.wait(id)`, which knows only the id. */
+  readonly operation: string | undefined;
+}
+
+/** One observed `wait()`. Every method is called synchronously and must not throw. */
+export interface TransactionWaitObservation {
+  /** Runs the polling: an observer that propagates context sees each poll's call as its child. */
+  within?<R>(work: () => R): R;
+  /** A poll answered with `status`. */
+  polled(status: string): void;
+  /** The wait is over: `error` is undefined once COMPLETED; else TransactionFailedError, TransactionTimeoutError, the abort reason… */
+  end(error: unknown): void;
+}
+
+/** Runs `work` within every part's context, the first part outermost. */
+function nestWithin<R>(parts: ReadonlyArray<{ within?<V>(work: () => V): V }>, index: number, work: () => R): R {
+  const part = parts[index];
+  if (part === undefined) return work();
+  const inner = (): R => nestWithin(parts, index + 1, work);
+  return part.within ? part.within(inner) : inner();
+}
+
+class CombinedObservation implements CallObservation {
+  readonly #parts: readonly CallObservation[];
+
+  constructor(parts: readonly CallObservation[]) {
+    this.#parts = parts;
+  }
+
+  within<R>(work: () => R): R {
+    return nestWithin(this.#parts, 0, work);
+  }
+
+  attempt(attempt: number, headers: Record<string, string>): void {
+    for (const part of this.#parts) part.attempt(attempt, headers);
+  }
+
+  attemptEnd(attempt: number, outcome: AttemptOutcome): void {
+    for (const part of this.#parts) part.attemptEnd(attempt, outcome);
+  }
+
+  wait(reason: WaitReason, ms: number | undefined): void {
+    for (const part of this.#parts) part.wait(reason, ms);
+  }
+
+  waitEnd(reason: WaitReason): void {
+    for (const part of this.#parts) part.waitEnd(reason);
+  }
+
+  end(outcome: CallEnd): void {
+    for (const part of this.#parts) part.end(outcome);
+  }
+}
+
+class CombinedWaitObservation implements TransactionWaitObservation {
+  readonly #parts: readonly TransactionWaitObservation[];
+
+  constructor(parts: readonly TransactionWaitObservation[]) {
+    this.#parts = parts;
+  }
+
+  within<R>(work: () => R): R {
+    return nestWithin(this.#parts, 0, work);
+  }
+
+  polled(status: string): void {
+    for (const part of this.#parts) part.polled(status);
+  }
+
+  end(error: unknown): void {
+    for (const part of this.#parts) part.end(error);
+  }
+}
+
+/** Several observers behind the one seam: only those `enabled` when a call starts observe it. */
+class CombinedObserver implements CallObserver {
+  readonly #observers: readonly CallObserver[];
+
+  constructor(observers: readonly CallObserver[]) {
+    this.#observers = observers;
+  }
+
+  get enabled(): boolean {
+    for (const observer of this.#observers) if (observer.enabled) return true;
+    return false;
+  }
+
+  start(call: CallStart): CallObservation | undefined {
+    const parts: CallObservation[] = [];
+    for (const observer of this.#observers) {
+      const part = observer.enabled ? observer.start(call) : undefined;
+      if (part) parts.push(part);
+    }
+    return parts.length <= 1 ? parts[0] : new CombinedObservation(parts);
+  }
+
+  startTransactionWait(wait: TransactionWaitStart): TransactionWaitObservation | undefined {
+    const parts: TransactionWaitObservation[] = [];
+    for (const observer of this.#observers) {
+      const part = observer.enabled ? observer.startTransactionWait?.(wait) : undefined;
+      if (part) parts.push(part);
+    }
+    return parts.length <= 1 ? parts[0] : new CombinedWaitObservation(parts);
+  }
+}
+
+/** One observer for the pipeline out of those the runtime has (undefined entries are left out); undefined when none. */
+export function combineObservers(observers: ReadonlyArray<CallObserver | undefined>): CallObserver | undefined {
+  const present = observers.filter((observer): observer is CallObserver => observer !== undefined);
+  return present.length <= 1 ? present[0] : new CombinedObserver(present);
 }

@@ -72,6 +72,13 @@ export interface ClientOptions {
    * Retry-After.
    */
   maxServerWaitMs?: number | undefined;
+  /**
+   * Send W3C trace context (`traceparent`, and `tracestate` when there is one) with every
+   * request, naming the call's span as the parent, so the partner API's traces join yours.
+   * Default false: nothing about your traces leaves the process. Takes effect only while an
+   * OpenTelemetry tracer provider is registered; baggage is never sent.
+   */
+  propagateTraceContext?: boolean | undefined;
 }
 
 /** Options of `client.close()`. */

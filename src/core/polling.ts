@@ -2,6 +2,7 @@ import type { AsyncAcceptance } from '../schemas/common.js';
 import type { CompletedTransaction, Transaction } from '../schemas/transaction.js';
 import { checkWaitOptions } from './config.js';
 import { DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS } from './defaults.js';
+import type { TransactionWaitObservation } from './observer.js';
 import { TransactionFailedError, TransactionTimeoutError } from './transaction-errors.js';
 import { sleep } from './sleep.js';
 
@@ -30,6 +31,9 @@ const unchanged: Redact = (value) => value;
 /** Fetches the transaction once; the signal aborts an in-flight poll. */
 export type TransactionFetcher<R> = (signal: AbortSignal) => Promise<Transaction<R>>;
 
+/** Starts observing one `wait()` (the client's tracing), or undefined when nothing observes it. */
+export type TransactionWatch = () => TransactionWaitObservation | undefined;
+
 const BACKOFF_FACTOR = 1.5;
 /** Up to 20 % added at random, so that many waiting workers do not poll in lockstep. */
 const JITTER = 0.2;
@@ -39,13 +43,37 @@ const JITTER = 0.2;
  * comes with HTTP 200, spec part 7 rule 3). Every other status, whatever its name, is pending:
  * the non-terminal values are not shown (spec part 3). No timer outlives the call.
  */
-export async function waitForTransaction<R>(
+export function waitForTransaction<R>(
   transactionId: string,
   fetch: TransactionFetcher<R>,
   options: WaitOptions<R> = {},
   redact: Redact = unchanged,
+  watch?: TransactionWatch,
 ): Promise<CompletedTransaction<R>> {
-  checkWaitOptions(options, `wait for transaction ${transactionId}`);
+  try {
+    checkWaitOptions(options, `wait for transaction ${transactionId}`);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const observation = watch?.();
+  if (observation === undefined) return poll(transactionId, fetch, options, redact, undefined);
+  const polled = observation.within
+    ? observation.within(() => poll(transactionId, fetch, options, redact, observation))
+    : poll(transactionId, fetch, options, redact, observation);
+  polled.then(
+    () => observation.end(undefined),
+    (error: unknown) => observation.end(error),
+  );
+  return polled;
+}
+
+async function poll<R>(
+  transactionId: string,
+  fetch: TransactionFetcher<R>,
+  options: WaitOptions<R>,
+  redact: Redact,
+  observation: TransactionWaitObservation | undefined,
+): Promise<CompletedTransaction<R>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
   const maxIntervalMs = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;
   let intervalMs = Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, maxIntervalMs);
@@ -59,6 +87,7 @@ export async function waitForTransaction<R>(
   try {
     for (;;) {
       const transaction = await fetch(signal);
+      observation?.polled(transaction.status);
       if (transaction.status !== last?.status) options.onProgress?.(transaction);
       last = transaction;
       if (transaction.status === 'COMPLETED') return transaction as CompletedTransaction<R>;
@@ -91,18 +120,20 @@ export class TransactionHandle<R = unknown> {
   readonly acceptance: AsyncAcceptance;
   readonly #fetch: TransactionFetcher<R>;
   readonly #redact: Redact;
+  readonly #watch: TransactionWatch | undefined;
 
-  constructor(acceptance: AsyncAcceptance, fetch: TransactionFetcher<R>, redact: Redact = unchanged) {
+  constructor(acceptance: AsyncAcceptance, fetch: TransactionFetcher<R>, redact: Redact = unchanged, watch?: TransactionWatch) {
     this.transactionId = acceptance.transactionId;
     this.statusEndpoint = acceptance.statusEndpoint;
     this.acceptance = acceptance;
     this.#fetch = fetch;
     this.#redact = redact;
+    this.#watch = watch;
   }
 
   /** Polls until a terminal status; see {@link waitForTransaction}. */
   wait(options?: WaitOptions<R>): Promise<CompletedTransaction<R>> {
-    return waitForTransaction(this.transactionId, this.#fetch, options, this.#redact);
+    return waitForTransaction(this.transactionId, this.#fetch, options, this.#redact, this.#watch);
   }
 
   /** One poll, whatever the status. */

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { TransactionWaitObservation } from './observer.js';
 
 /** Options every method takes as its optional last argument. */
 export interface RequestOptions {
@@ -58,6 +59,8 @@ export interface RequestSpec<T = unknown> {
   path: string;
   /** Method and template, the endpoint's identity for rate limits, logs and errors: `POST /api/v1.1/sims/{iccid}/renew-number`. */
   route: string;
+  /** Set by `client.request()`: `route` is the path as given, not a template, and may carry values. */
+  rawPath?: boolean | undefined;
   query?: Query | undefined;
   body?: unknown;
   auth: boolean;
@@ -113,6 +116,8 @@ export interface Transport {
   send<T>(spec: RequestSpec<T>): Promise<ApiResult<T>>;
   /** A copy of server-sent data with the client's known secrets removed, for errors built above the transport. */
   redact<V>(value: V): V;
+  /** Starts observing a transaction's `wait()` for `operation` (`POST /api/v1.1/esim`), when the client's observer is enabled. */
+  watchTransaction(operation: string | undefined): TransactionWaitObservation | undefined;
 }
 
 /** Percent-encodes a path parameter as exactly one segment; `.` and `..` stay data, never navigation. */

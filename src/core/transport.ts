@@ -6,6 +6,9 @@ import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } fro
 import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { diagnosticsObserver } from './diagnostics.js';
+import { metricsObserver } from './metrics.js';
+import { type CallObserver, type TransactionWaitObservation, combineObservers } from './observer.js';
+import { tracingObserver } from './tracing.js';
 import { LevelLogger } from './logger.js';
 import type { ClientOptions, CloseOptions } from './options.js';
 import { LocalRateLimiter, type RateLimiter, isRateLimiter } from './rate-limit.js';
@@ -49,6 +52,8 @@ export class HttpTransport implements Transport {
   /** Every call started and not yet settled, the token exchanges included. */
   readonly #active = new Set<Call<unknown>>();
   #drained: (() => void) | undefined;
+  /** The pipeline's one observer (diagnostics channels, spans, metrics), built on first use. */
+  #observer: CallObserver | null | undefined;
 
   /** Throws ConfigurationError naming the first invalid option: a bad client is refused before it is used. */
   constructor(options: ClientOptions = {}) {
@@ -141,6 +146,19 @@ export class HttpTransport implements Transport {
     return this.#scrubber ? (this.#scrubber.value(value) as V) : value;
   }
 
+  #observe(): CallObserver | undefined {
+    if (this.#observer === undefined) {
+      this.#observer =
+        combineObservers([diagnosticsObserver(), tracingObserver(this.#options.propagateTraceContext ?? false), metricsObserver()]) ?? null;
+    }
+    return this.#observer ?? undefined;
+  }
+
+  watchTransaction(operation: string | undefined): TransactionWaitObservation | undefined {
+    const observer = this.#observe();
+    return observer?.enabled ? observer.startTransactionWait?.({ operation }) : undefined;
+  }
+
   #build(): Pipeline {
     if (this.#closing) throw new ClientClosedError('the client is closed');
     const options = this.#options;
@@ -194,7 +212,7 @@ export class HttpTransport implements Transport {
       scrubber,
       sleepers: new Sleepers(),
       maxServerWaitMs,
-      observer: diagnosticsObserver(),
+      observer: this.#observe(),
     };
     this.#pipeline = pipeline;
     return pipeline;
@@ -257,6 +275,7 @@ export class HttpTransport implements Transport {
       validateResponses: options.validateResponses ?? 'strict',
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       maxServerWaitMs: options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS,
+      propagateTraceContext: options.propagateTraceContext ?? false,
       closed: this.#closing,
     };
     return JSON.stringify(safe);

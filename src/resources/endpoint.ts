@@ -93,6 +93,7 @@ export abstract class Resource extends APIResource {
         requireStringFields(result.data, ['transactionId'], acceptRoute),
         transactionFetcher(this.transport, operation.poll, result.data.transactionId),
         (value) => this.transport.redact(value),
+        () => this.transport.watchTransaction(acceptRoute),
       ),
     }));
     return new ApiPromise(handle);

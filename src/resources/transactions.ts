@@ -75,8 +75,12 @@ export class Transactions extends Resource {
       return Promise.reject(error);
     }
     const transport = this.transport;
-    return waitForTransaction(transactionId, transactionFetcher(transport, retrieveTransaction, transactionId), options, (value) =>
-      transport.redact(value),
+    return waitForTransaction(
+      transactionId,
+      transactionFetcher(transport, retrieveTransaction, transactionId),
+      options,
+      (value) => transport.redact(value),
+      () => transport.watchTransaction(undefined),
     );
   }
 }

@@ -67,6 +67,8 @@ const badClientOptions: Array<[string, unknown]> = [
   ['maxServerWaitMs', -1],
   ['maxServerWaitMs', 2 ** 53],
   ['maxServerWaitMs', 60_000n],
+  ['propagateTraceContext', 'true'],
+  ['propagateTraceContext', 1],
 ];
 
 describe('client options', () => {

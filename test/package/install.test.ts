@@ -100,7 +100,8 @@ describe('the packed package, installed client-only', () => {
     };
     walk(tree.dependencies);
     expect([...names].sort()).toEqual([...PRODUCTION_PACKAGES].sort());
-    expect([...absent]).toEqual(['ws']);
+    // Both optional peers: ws for the voice stream, the OpenTelemetry API for tracing and metrics.
+    expect([...absent].sort()).toEqual(['@opentelemetry/api', 'ws']);
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/mobile-partner-sdk/package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
       scripts?: Record<string, string>;

@@ -11,9 +11,20 @@ describe('diagnostics channel messages', () => {
   it('carry the call and its outcome, typed', () => {
     expectTypeOf<RequestStartMessage['request']['kind']>().toEqualTypeOf<'api' | 'token'>();
     expectTypeOf<RequestStartMessage['request']['idempotencyKey']>().toEqualTypeOf<boolean>();
+    expectTypeOf<RequestStartMessage['request']['rawPath']>().toEqualTypeOf<boolean>();
     expectTypeOf<RequestEndMessage['status']>().toEqualTypeOf<number>();
     expectTypeOf<RequestErrorMessage['status']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<RequestErrorMessage['error']>().toEqualTypeOf<unknown>();
+  });
+});
+
+describe('propagateTraceContext', () => {
+  it('is an optional boolean client option', () => {
+    expectTypeOf<ClientOptions['propagateTraceContext']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf({ propagateTraceContext: true }).toExtend<ClientOptions>();
+    // @ts-expect-error a string is not a boolean
+    const quoted: ClientOptions = { propagateTraceContext: 'true' };
+    void quoted;
   });
 });
 
