@@ -11,11 +11,18 @@ export interface Listening {
   urlHost: string;
 }
 
+/**
+ * Connections the kernel may hold for the server before it accepts them: Node's default is 511,
+ * and a burst of simultaneous connections beyond it, while the event loop is busy, is answered
+ * with resets. The kernel caps it at its own limit (net.core.somaxconn).
+ */
+const BACKLOG = 4096;
+
 /** Listens on `host`:`port` (0: a free port); rejects with the listen error (a port in use, an unknown host). */
 export async function listen(server: Server, port: number, host: string): Promise<Listening> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen(port, host, BACKLOG, () => {
       server.off('error', reject);
       resolve();
     });
