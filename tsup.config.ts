@@ -6,6 +6,8 @@ const entry = {
   'webhooks/index': 'src/webhooks/index.ts',
   // The webhooks entry for runtimes without Node's modules (export conditions workerd and edge-light).
   'webhooks/web': 'src/webhooks/web.ts',
+  // Fleet mode: loaded only by those who import it, with ioredis (an optional peer) of their own.
+  'redis/index': 'src/redis/index.ts',
 };
 
 /**
