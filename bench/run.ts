@@ -28,6 +28,7 @@ const FIGURES: Figure[] = [
   { name: 'many-clients', title: '6. many accounts', needs: 'api' },
   { name: 'rate-limit', title: '7. rate-limit utilisation', needs: 'sandbox' },
   { name: 'inspector', title: '8. sandbox inspector', needs: 'none' },
+  { name: 'fleet', title: '9. fleet on Redis', needs: 'api' },
 ];
 
 const args = process.argv.slice(2);
