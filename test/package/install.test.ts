@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, root } from './built.js';
 
 /** The packed tarball's limit, bytes (gzip, as `npm pack` reports it). */
-const MAX_PACKED_BYTES = 300_000;
+// 300 kB until fleet mode; its entry (ESM and CommonJS, unminified like the rest) adds about 11 kB packed.
+const MAX_PACKED_BYTES = 310_000;
 /** What a client-only install may bring: the package's dependencies and theirs. */
 const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod', 'p-retry', 'is-network-error'];
 
@@ -62,7 +63,7 @@ describe('the packed package, installed client-only', () => {
     };
     walk(tree.dependencies);
     expect([...names].sort()).toEqual([...PRODUCTION_PACKAGES].sort());
-    expect([...absent]).toEqual(['ws']);
+    expect([...absent].sort()).toEqual(['ioredis', 'ws']);
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/mobile-partner-sdk/package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
       scripts?: Record<string, string>;

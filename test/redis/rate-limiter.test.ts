@@ -4,7 +4,7 @@
  * over child processes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
+import { ConfigurationError, ConnectionError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { ClientOptions, Logger } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import type { RedisRateLimiterOptions } from '../../src/redis/index.js';
@@ -109,6 +109,18 @@ describe('RedisRateLimiter', () => {
     for (let i = 0; i < 2; i++) await expect(listSims(onB)).resolves.toBeDefined();
   });
 
+  it('refuses to serve two accounts from one limiter: their windows would be mixed', async () => {
+    const shared = new RedisRateLimiter({ redis: redis.client(), namespace: `mixed-${namespaces++}` });
+    const [a, b] = [await sandbox(60_000), await sandbox(60_000)];
+    const onA = new PartnerClient({ baseUrl: a.url, key: a.key, secret: a.secret, rateLimit: shared, maxRetries: 0 });
+    const onB = new PartnerClient({ baseUrl: b.url, key: b.key, secret: b.secret, rateLimit: shared, maxRetries: 0 });
+    clients.push(onA, onB);
+    await listSims(onA);
+    const error = await listSims(onB).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as ConfigurationError).message).toMatch(/serves one account/);
+  });
+
   it('pauses a route in every limiter of the account when one of them meets a 429 Retry-After', async () => {
     const target = await sandbox(60_000);
     const namespace = `pause-${namespaces++}`;
@@ -181,6 +193,24 @@ describe('RedisRateLimiter when Redis goes away', () => {
     expect(logger.lines.some(([level, message]) => level === 'info' && /answers again/.test(message))).toBe(true);
     const keys = await redis.client().keys('open-*');
     expect(keys.some((key) => key.endsWith(':account:slots'))).toBe(true);
+  });
+
+  it('fail-open: a burst that loses Redis midway and gets it back settles every call, none hung', async () => {
+    const windowMs = 500;
+    const target = await sandbox(windowMs);
+    const limits = { namespace: `midway-${namespaces++}`, account: { limit: 120, windowMs } };
+    const fleet = [member(target, limits, { logger: recordingLogger() }), member(target, limits, { logger: recordingLogger() })];
+    await Promise.all(fleet.map(listSims));
+    let answered = 0;
+    const burst = Promise.allSettled(fleet.flatMap((client) => Array.from({ length: 150 }, () => listSims(client).then(() => answered++))));
+    // Redis goes away once the first window's worth is answered, and comes back a window later.
+    await until(async () => answered >= 100);
+    await redis.kill();
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    await redis.start();
+    const outcomes = await burst;
+    // While each process limited itself alone the sandbox may have answered 429s: they were retried.
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
   });
 
   it('fail-closed: a call fails with ConnectionError, request not sent, without waiting on the dead store', async () => {
