@@ -15,12 +15,16 @@ const esmEntry = {
   'index.web': 'src/web.ts',
   'webhooks/index': 'src/webhooks/index.ts',
   'webhooks/web': 'src/webhooks/web.ts',
+  // Fleet mode: loaded only by those who import it, with ioredis (an optional peer) of their own.
+  'redis/index': 'src/redis/index.ts',
 };
 
 /** The CommonJS entries: Node only (require), so no web entry. */
 const cjsEntry = {
   index: 'src/index.ts',
   'webhooks/index': 'src/webhooks/index.ts',
+  // Fleet mode: loaded only by those who import it, with ioredis (an optional peer) of their own.
+  'redis/index': 'src/redis/index.ts',
 };
 
 /**
@@ -39,7 +43,7 @@ const bundled = ['hono'];
 
 // No source maps in the package. Measured on the packed tarball: with maps it is ~757 kB, with
 // maps without sourcesContent still ~438 kB (plus ~114 kB if src/ shipped for them to point at),
-// without maps ~250 kB (before the web build and tracing) against the budget. The output is unminified ESM/CJS that keeps the
+// without maps ~250 kB (before the web build, tracing and fleet mode) against the budget. The output is unminified ESM/CJS that keeps the
 // source's names and structure, so a stack trace into dist/ stays readable without a map.
 const sourcemap = false;
 
@@ -133,7 +137,14 @@ export default defineConfig([
     entry: esmEntry,
     format: ['esm'],
     // index.web shares dist/index.d.ts with index (the package's exports point both at it).
-    dts: { entry: { index: esmEntry.index, 'webhooks/index': esmEntry['webhooks/index'], 'webhooks/web': esmEntry['webhooks/web'] } },
+    dts: {
+      entry: {
+        index: esmEntry.index,
+        'webhooks/index': esmEntry['webhooks/index'],
+        'webhooks/web': esmEntry['webhooks/web'],
+        'redis/index': esmEntry['redis/index'],
+      },
+    },
     sourcemap,
     clean: true,
     target: 'node20',

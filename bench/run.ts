@@ -30,6 +30,7 @@ const FIGURES: Figure[] = [
   { name: 'inspector', title: '8. sandbox inspector', needs: 'none' },
   { name: 'workers-bundle', title: '9. Workers bundle size', needs: 'none' },
   { name: 'tracing', title: '10. OpenTelemetry tracing', needs: 'api' },
+  { name: 'fleet', title: '11. fleet on Redis', needs: 'api' },
 ];
 
 const args = process.argv.slice(2);

@@ -4,7 +4,7 @@ export * from './core/errors.js';
 export * from './core/transaction-errors.js';
 export { ApiPromise } from './core/api-promise.js';
 export type { ClientOptions, CloseOptions, Logger, LogLevel, RateLimitOptions, WindowLimit } from './core/options.js';
-export type { RateLimiter, Admission } from './core/rate-limit.js';
+export type { RateLimiter, Admission, LimiterContext } from './core/rate-limit.js';
 export type { DiagnosticsRequest, RequestEndMessage, RequestErrorMessage, RequestStartMessage } from './core/diagnostics.js';
 export { REQUEST_END_CHANNEL, REQUEST_ERROR_CHANNEL, REQUEST_START_CHANNEL } from './core/diagnostics.js';
 export type { RequestOptions, ResponseInfo, RateLimitInfo, PageMeta, HttpMethod } from './core/request.js';

@@ -174,12 +174,17 @@ function rateLimitIssues(value: unknown): ValidationIssue[] {
   if (value === false) return [];
   if (!isRecord(value)) return [{ path: 'rateLimit', message: `must be false, a RateLimiter or { account?, endpoints? } (got ${describe(value)})` }];
   if ('acquire' in value) return limiterIssues(value);
+  return limitsIssues(value, 'rateLimit');
+}
+
+/** `account` and `endpoints` of `RateLimitOptions` (or of a limiter's options that take the same shapes), under `path`. */
+export function limitsIssues(value: Record<string, unknown>, path: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (value['account'] !== undefined) issues.push(...windowLimitIssues(value['account'], 'rateLimit.account'));
+  if (value['account'] !== undefined) issues.push(...windowLimitIssues(value['account'], `${path}.account`));
   const endpoints = value['endpoints'];
   if (endpoints !== undefined) {
-    if (!isRecord(endpoints)) issues.push({ path: 'rateLimit.endpoints', message: 'must be an object of routes to { limit, windowMs }' });
-    else for (const route of Object.keys(endpoints)) issues.push(...windowLimitIssues(endpoints[route], `rateLimit.endpoints.${route}`));
+    if (!isRecord(endpoints)) issues.push({ path: `${path}.endpoints`, message: 'must be an object of routes to { limit, windowMs }' });
+    else for (const route of Object.keys(endpoints)) issues.push(...windowLimitIssues(endpoints[route], `${path}.endpoints.${route}`));
   }
   return issues;
 }

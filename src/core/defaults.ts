@@ -62,3 +62,19 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** `ttlMs` of the deduplicator: one day, past the sender's whole retry schedule. */
 export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
+
+// ---- Fleet mode (mobile-partner-sdk/redis) ----
+
+/**
+ * Longest wait for one Redis command of the fleet's limiter or dedupe store: past it the store
+ * counts as unavailable (fail-open or fail-closed), so no call hangs on a Redis that went away.
+ * Loopback or LAN Redis answers in well under a millisecond; a second is an outage, not a hiccup.
+ */
+export const STORE_COMMAND_TIMEOUT_MS = 1_000;
+/** After a store failure under fail-open, the in-process limiter is used this long before Redis is tried again. */
+export const STORE_RETRY_AFTER_MS = 1_000;
+/**
+ * Longest sleep of a call waiting for a slot in the fleet's limiter before it asks Redis again:
+ * a slot another process gave back early (its request never left) is found within this time.
+ */
+export const STORE_MAX_POLL_MS = 1_000;

@@ -19,6 +19,16 @@ export class LevelLogger {
     return rank[level] >= this.#threshold;
   }
 
+  /** The same filter as a {@link Logger}, for a part that takes one (a limiter given as an option). */
+  asLogger(): Logger {
+    return {
+      debug: (message, fields) => this.log('debug', message, fields),
+      info: (message, fields) => this.log('info', message, fields),
+      warn: (message, fields) => this.log('warn', message, fields),
+      error: (message, fields) => this.log('error', message, fields),
+    };
+  }
+
   log(level: Exclude<LogLevel, 'off'>, message: string, fields?: Record<string, unknown>): void {
     if (!this.#logger || rank[level] < this.#threshold) return;
     try {

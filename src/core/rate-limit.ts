@@ -1,6 +1,6 @@
 import { hasPlaceholder, templateMatcher } from '../shared/route-template.js';
 import { ClientClosedError } from './errors.js';
-import type { RateLimitOptions, WindowLimit } from './options.js';
+import type { Logger, RateLimitOptions, WindowLimit } from './options.js';
 import type { RateLimitInfo } from './request.js';
 import { DEFAULT_MAX_SERVER_WAIT_MS } from './retry.js';
 import { monotonicNow } from './sleep.js';
@@ -35,6 +35,26 @@ export interface RateLimiter {
   pause(route: string, ms: number): void;
   /** Rejects waiting calls and cancels the timer. */
   close(): void;
+  /**
+   * Called once by each client the limiter is given to, on that client's first call, before any
+   * `acquire`: which account it serves, its logger and its ceiling on server-imposed pauses. A
+   * limiter shared by a fleet keys its state by `accountId`, so accounts never share a window.
+   */
+  attach?(context: LimiterContext): void;
+}
+
+/** What a client tells a limiter it was given (see {@link RateLimiter.attach}). */
+export interface LimiterContext {
+  /**
+   * The account the client serves, as 16 hex digits of a SHA-256 of its origin and API key: the
+   * same for every process of one account, different across accounts and servers, and no way
+   * back to the key. A promise: Web Crypto digests are asynchronous.
+   */
+  readonly accountId: Promise<string>;
+  /** The client's logger behind its `logLevel`; undefined when the client was given none. */
+  readonly logger: Logger | undefined;
+  /** The client's `maxServerWaitMs`: no pause lasts longer. */
+  readonly maxServerWaitMs: number;
 }
 
 /** A limiter object given as the `rateLimit` option (checked at construction to have all four methods). */
@@ -59,6 +79,37 @@ export const DEFAULT_ENDPOINT_LIMITS: Readonly<Record<string, WindowLimit>> = {
   'POST /api/v1.1/webhooks/{id}/test': { limit: 10, windowMs: MINUTE_MS },
 };
 
+/**
+ * The limits a limiter enforces: the caller's options over the spec's table (part 8), and which
+ * limit a route falls under. `client.request()` names routes by concrete path, so a route is
+ * matched against the table's templates too.
+ */
+export class RouteLimits {
+  readonly account: WindowLimit;
+  readonly #endpoints: Record<string, WindowLimit>;
+  readonly #templates: Array<{ route: string; pattern: RegExp }> = [];
+
+  constructor(options: RateLimitOptions = {}) {
+    this.account = options.account ?? DEFAULT_ACCOUNT_LIMIT;
+    this.#endpoints = { ...DEFAULT_ENDPOINT_LIMITS, ...options.endpoints };
+    for (const route of Object.keys(this.#endpoints)) {
+      if (hasPlaceholder(route)) this.#templates.push({ route, pattern: templateMatcher(route) });
+    }
+  }
+
+  /** The table's key (`METHOD /template`) of a route with a limit of its own; undefined for the rest. */
+  keyOf(route: string): string | undefined {
+    if (this.#endpoints[route]) return route;
+    for (const { route: template, pattern } of this.#templates) if (pattern.test(route)) return template;
+    return undefined;
+  }
+
+  /** The limit under `key`, a key `keyOf` returned. */
+  limitOf(key: string): WindowLimit {
+    return this.#endpoints[key] as WindowLimit;
+  }
+}
+
 const unlimited: WindowLimit = { limit: Number.POSITIVE_INFINITY, windowMs: 0 };
 
 /**
@@ -66,9 +117,7 @@ const unlimited: WindowLimit = { limit: Number.POSITIVE_INFINITY, windowMs: 0 };
  * awaited first. Gates are created on first use; an idle limiter holds no timer.
  */
 export class LocalRateLimiter implements RateLimiter {
-  readonly #accountLimit: WindowLimit;
-  readonly #endpointLimits: Record<string, WindowLimit>;
-  readonly #templates: Array<{ route: string; pattern: RegExp }> = [];
+  readonly #limits: RouteLimits;
   #account: WindowGate | undefined;
   /** Limited gates by limit key. */
   readonly #gates = new Map<string, WindowGate>();
@@ -82,28 +131,17 @@ export class LocalRateLimiter implements RateLimiter {
 
   constructor(options: RateLimitOptions = {}, maxServerWaitMs = DEFAULT_MAX_SERVER_WAIT_MS) {
     this.#maxPauseMs = maxServerWaitMs;
-    this.#accountLimit = options.account ?? DEFAULT_ACCOUNT_LIMIT;
-    this.#endpointLimits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.endpoints };
-    for (const route of Object.keys(this.#endpointLimits)) {
-      if (hasPlaceholder(route)) this.#templates.push({ route, pattern: templateMatcher(route) });
-    }
-  }
-
-  /** `client.request()` names routes by concrete path; map them to the template that carries the limit. */
-  #limitKey(route: string): string | undefined {
-    if (this.#endpointLimits[route]) return route;
-    for (const { route: template, pattern } of this.#templates) if (pattern.test(route)) return template;
-    return undefined;
+    this.#limits = new RouteLimits(options);
   }
 
   /** The gate of a limited endpoint, created on first use; null for routes with no limit of their own. */
   #limitedGate(route: string): WindowGate | null {
     let gate = this.#byRoute.get(route);
     if (gate !== undefined) return gate;
-    const key = this.#limitKey(route);
+    const key = this.#limits.keyOf(route);
     gate = null;
     if (key !== undefined) {
-      gate = this.#gates.get(key) ?? new WindowGate(this.#endpointLimits[key] as WindowLimit);
+      gate = this.#gates.get(key) ?? new WindowGate(this.#limits.limitOf(key));
       this.#gates.set(key, gate);
     }
     // Concrete paths are unbounded; a full cache starts over rather than grow.
@@ -125,7 +163,7 @@ export class LocalRateLimiter implements RateLimiter {
   }
 
   #accountGate(): WindowGate {
-    this.#account ??= new WindowGate(this.#accountLimit);
+    this.#account ??= new WindowGate(this.#limits.account);
     return this.#account;
   }
 

@@ -6,12 +6,13 @@ import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } fro
 import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { diagnosticsObserver } from './diagnostics.js';
+import { accountId } from './account-id.js';
 import { metricsObserver } from './metrics.js';
 import { type CallObserver, type TransactionWaitObservation, combineObservers } from './observer.js';
 import { tracingObserver } from './tracing.js';
 import { LevelLogger } from './logger.js';
 import type { ClientOptions, CloseOptions } from './options.js';
-import { LocalRateLimiter, type RateLimiter, isRateLimiter } from './rate-limit.js';
+import { type LimiterContext, LocalRateLimiter, type RateLimiter, isRateLimiter } from './rate-limit.js';
 import { DEFAULT_MAX_SERVER_WAIT_MS } from './retry.js';
 import { Sleepers } from './sleep.js';
 import { Scrubber, assertSecureBaseUrl } from './redact.js';
@@ -214,8 +215,19 @@ export class HttpTransport implements Transport {
       maxServerWaitMs,
       observer: this.#observe(),
     };
+    if (!ownsLimiter && limiter?.attach) limiter.attach(this.#limiterContext(url.origin, pipeline.logger, maxServerWaitMs));
     this.#pipeline = pipeline;
     return pipeline;
+  }
+
+  /** What a limiter given as an option learns of this client: never the key, only a digest of it. */
+  #limiterContext(origin: string, logger: LevelLogger, maxServerWaitMs: number): LimiterContext {
+    const key = this.#key ?? fromEnv('PARTNER_API_KEY') ?? '';
+    return {
+      accountId: accountId(origin, key),
+      logger: this.#options.logger ? logger.asLogger() : undefined,
+      maxServerWaitMs,
+    };
   }
 
   /** spec part 5 rule 1. A 401 here is final: AuthenticationError, no re-authentication loop. */

@@ -23,7 +23,7 @@ interface Waiter {
  * Added to every instant a slot frees up: the server's clock may run a little slower than ours,
  * and a window it measures as `windowMs` must be over on our clock too.
  */
-function marginMs(windowMs: number): number {
+export function marginMs(windowMs: number): number {
   return 2 + windowMs / 500;
 }
 

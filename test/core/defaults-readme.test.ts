@@ -25,6 +25,9 @@ const rows: Record<string, keyof typeof defaults> = {
   'webhook `tolerance`': 'DEFAULT_TOLERANCE_SECONDS',
   'webhook `maxBodyBytes`': 'DEFAULT_MAX_BODY_BYTES',
   'dedupe `ttlMs`': 'DEFAULT_DEDUPE_TTL_MS',
+  'fleet store timeout': 'STORE_COMMAND_TIMEOUT_MS',
+  'fleet store retry': 'STORE_RETRY_AFTER_MS',
+  'fleet longest poll': 'STORE_MAX_POLL_MS',
 };
 
 function readmeTable(): Map<string, string> {

@@ -82,6 +82,23 @@ describe('published entry points', () => {
     expect(esm).toBe('true true');
   });
 
+  it("loads the fleet entry in both module systems, with the client entry's error classes", () => {
+    const probe = (load: string): string =>
+      `${load}
+       let error; try { new redis.RedisRateLimiter({ redis: {} }); } catch (caught) { error = caught; }
+       console.log(typeof redis.RedisRateLimiter, typeof redis.RedisDedupeStore, error instanceof sdk.ConfigurationError);`;
+    expect(run(probe(`const sdk = require('mobile-partner-sdk'); const redis = require('mobile-partner-sdk/redis');`), 'commonjs')).toBe(
+      'function function true',
+    );
+    expect(run(probe(`import * as sdk from 'mobile-partner-sdk'; import * as redis from 'mobile-partner-sdk/redis';`), 'module')).toBe(
+      'function function true',
+    );
+  });
+
+  it('keeps the fleet classes out of the client entry', () => {
+    for (const entry of ['dist/index.js', 'dist/index.cjs']) expect(loadGraph(join(root, entry))).not.toContain('RedisRateLimiter');
+  });
+
   it('keeps the sandbox and its router out of the client entry', () => {
     for (const entry of ['dist/index.js', 'dist/index.cjs']) {
       const text = loadGraph(join(root, entry));

@@ -1,0 +1,31 @@
+import { limitsIssues } from '../core/config.js';
+import { ConfigurationError } from '../core/errors.js';
+import { checkConnection, checkNamespace, type RedisConnection } from './connection.js';
+import type { RedisRateLimiterOptions, StoreErrorPolicy } from './rate-limiter.js';
+
+const POLICIES: ReadonlySet<unknown> = new Set<StoreErrorPolicy>(['fail-open', 'fail-closed']);
+
+/** The limiter's options, parsed where they enter: a bad one is a ConfigurationError naming it. */
+export function checkLimiterOptions(options: unknown): {
+  redis: RedisConnection;
+  namespace: string | undefined;
+  onStoreError: StoreErrorPolicy | undefined;
+} {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigurationError('RedisRateLimiter needs options: { redis, account?, endpoints?, namespace?, onStoreError? }');
+  }
+  const record = options as Record<string, unknown>;
+  const redis = checkConnection(record['redis'], 'RedisRateLimiter');
+  const namespace = checkNamespace(record['namespace'], 'RedisRateLimiter');
+  const policy = record['onStoreError'];
+  if (policy !== undefined && !POLICIES.has(policy)) {
+    throw new ConfigurationError(
+      "invalid RedisRateLimiter option onStoreError: must be 'fail-open' or 'fail-closed'",
+      'CONFIGURATION_ERROR',
+      'onStoreError',
+    );
+  }
+  const first = limitsIssues(record, 'RedisRateLimiter')[0];
+  if (first) throw new ConfigurationError(`invalid option ${first.path}: ${first.message}`, 'CONFIGURATION_ERROR', first.path.split('.')[1]);
+  return { redis, namespace, onStoreError: policy as RedisRateLimiterOptions['onStoreError'] };
+}

@@ -1,0 +1,129 @@
+/**
+ * The fleet as it runs: several child processes, each with its own client and RedisRateLimiter,
+ * share one sandbox (one account) and one redis-server.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { type RedisServer, startRedis } from '../helpers/redis.js';
+
+const CHILD = fileURLToPath(new URL('./fleet-child.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+let redis: RedisServer;
+let sandbox: SandboxHandle;
+const WINDOW_MS = 500;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  redis = await startRedis();
+  sandbox = await startSandbox({ port: 0, rateLimitWindowMs: WINDOW_MS });
+});
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await sandbox.close();
+  await redis.stop();
+});
+
+interface Member {
+  child: ChildProcess;
+  ready: Promise<void>;
+  outcome: Promise<{ answered: number; failed: string[] }>;
+}
+
+function member(env: Record<string, string>): Member {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      FLEET_SANDBOX_URL: sandbox.url,
+      FLEET_KEY: sandbox.key,
+      FLEET_SECRET: sandbox.secret,
+      FLEET_REDIS_PORT: String(redis.port),
+      FLEET_WINDOW_MS: String(WINDOW_MS),
+      ...env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const next = (): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const onExit = (code: number | null): void => reject(new Error(`fleet child exited with ${code}: ${stderr.slice(-500)}`));
+      child.once('exit', onExit);
+      lines.once('line', (line) => {
+        child.off('exit', onExit);
+        resolve(line);
+      });
+    });
+  const ready = next().then(() => undefined);
+  const outcome = ready.then(next).then((line) => JSON.parse(line) as { answered: number; failed: string[] });
+  return { child, ready, outcome };
+}
+
+interface Logged {
+  path: string;
+  status: number | null;
+  receivedAt: string;
+}
+
+async function sandboxLog(): Promise<Logged[]> {
+  return ((await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as { requests: Logged[] }).requests;
+}
+
+describe('a fleet of processes on one Redis', () => {
+  it('keeps three processes to the account limit together: no 429, no fewer windows than the calls need', async () => {
+    const fleet = [0, 1, 2].map(() => member({ FLEET_NAMESPACE: 'paced', FLEET_LIMIT: '120', FLEET_CALLS: '100', FLEET_PATH: '/api/v1.1/sims' }));
+    await Promise.all(fleet.map((one) => one.ready));
+    // A fresh sandbox window for the burst.
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 50));
+    const before = (await sandboxLog()).length;
+    for (const one of fleet) one.child.stdin?.write('go\n');
+    const outcomes = await Promise.all(fleet.map((one) => one.outcome));
+    expect(outcomes.map((outcome) => outcome.failed)).toEqual([[], [], []]);
+    const burst = (await sandboxLog()).slice(before).filter((entry) => entry.path === '/api/v1.1/sims');
+    expect(burst).toHaveLength(300);
+    expect(burst.filter((entry) => entry.status === 429)).toHaveLength(0);
+    // 300 calls at 120 per window need three windows: the last cannot open before two have passed.
+    const received = burst.map((entry) => Date.parse(entry.receivedAt));
+    expect(Math.max(...received) - Math.min(...received)).toBeGreaterThanOrEqual(2 * WINDOW_MS);
+  });
+
+  it('gives back the slots of a process killed while its requests were in flight, within a window', async () => {
+    const namespace = 'killed';
+    sandbox.force({ method: 'GET', path: '/api/v1.1/credit-balance', delayMs: 60_000, times: 4 });
+    const doomed = member({ FLEET_NAMESPACE: namespace, FLEET_LIMIT: '5', FLEET_CALLS: '4', FLEET_PATH: '/api/v1.1/credit-balance' });
+    await doomed.ready;
+    // Killed before it reports: its outcome is never read.
+    doomed.outcome.catch(() => undefined);
+    doomed.child.stdin?.write('go\n');
+    // Its four requests reached the sandbox and hang there; with its token exchange, all five slots are taken.
+    while ((await sandboxLog()).filter((entry) => entry.path === '/api/v1.1/credit-balance').length < 4) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const store = redis.client();
+    const [slots] = await store.keys(`${namespace}:*:account:slots`);
+    expect(slots).toBeDefined();
+    expect(await store.zcard(slots as string)).toBeGreaterThanOrEqual(4);
+    doomed.child.kill('SIGKILL');
+    await new Promise((resolve) => doomed.child.once('exit', resolve));
+    // Nobody renews the dead process's leases: each runs out at most one window (and its margin) from now.
+    const [seconds, micros] = await store.time();
+    const nowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    const leases = await store.zrange(slots as string, '0', '-1', 'WITHSCORES');
+    const ends = leases.filter((_, index) => index % 2 === 1).map(Number);
+    expect(Math.max(...ends) - nowMs).toBeLessThanOrEqual(WINDOW_MS + 10);
+    // A new process gets slots: five calls (and its exchange) on the limit of five go through.
+    const next = member({ FLEET_NAMESPACE: namespace, FLEET_LIMIT: '5', FLEET_CALLS: '5', FLEET_PATH: '/api/v1.1/sims' });
+    await next.ready;
+    next.child.stdin?.write('go\n');
+    expect((await next.outcome).failed).toEqual([]);
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * RedisRateLimiter against the real sandbox and a real redis-server. Each limiter instance here
+ * stands for one process of a fleet: they share nothing but Redis (fleet.test.ts runs the same
+ * over child processes).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigurationError, ConnectionError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
+import type { ClientOptions, Logger } from '../../src/index.js';
+import { RedisRateLimiter } from '../../src/redis/index.js';
+import type { RedisRateLimiterOptions } from '../../src/redis/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { type RedisServer, startRedis } from '../helpers/redis.js';
+
+let redis: RedisServer;
+const sandboxes: SandboxHandle[] = [];
+const clients: PartnerClient[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
+  await redis.stop();
+});
+
+async function sandbox(rateLimitWindowMs: number): Promise<SandboxHandle> {
+  const started = await startSandbox({ port: 0, rateLimitWindowMs });
+  sandboxes.push(started);
+  return started;
+}
+
+let namespaces = 0;
+
+/** A client of `target` with a limiter of its own on the shared Redis: one "process" of the fleet. */
+function member(target: SandboxHandle, limiter: Omit<RedisRateLimiterOptions, 'redis'>, options: ClientOptions = {}): PartnerClient {
+  const client = new PartnerClient({
+    baseUrl: target.url,
+    key: target.key,
+    secret: target.secret,
+    rateLimit: new RedisRateLimiter({ redis: redis.client(), ...limiter }),
+    ...options,
+  });
+  clients.push(client);
+  return client;
+}
+
+const listSims = (client: PartnerClient) => client.request({ method: 'GET', path: '/api/v1.1/sims', query: { pageSize: 1 } });
+
+interface Logged {
+  path: string;
+  status: number | null;
+  receivedAt: string;
+}
+
+async function sandboxLog(target: SandboxHandle): Promise<Logged[]> {
+  return ((await (await fetch(`${target.url}/_sandbox/requests`)).json()) as { requests: Logged[] }).requests;
+}
+
+async function throttled(target: SandboxHandle): Promise<number> {
+  const stats = (await (await fetch(`${target.url}/_sandbox/stats`)).json()) as { counters: Record<string, number> };
+  return stats.counters['rateLimit.throttled'] ?? 0;
+}
+
+/** Polls `condition` every 10 ms until it holds (the test's timeout bounds the wait). */
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** A window far longer than any call's deadline (timeoutMs × attempts + 60 s): a wait for it fails at once. */
+const LONG_WINDOW_MS = 600_000;
+
+describe('RedisRateLimiter', () => {
+  it('keeps three limiters on one account to the account limit together: no 429, no fewer windows than needed', async () => {
+    const windowMs = 400;
+    const target = await sandbox(windowMs);
+    const namespace = `paced-${namespaces++}`;
+    const fleet = [0, 1, 2].map(() => member(target, { namespace, account: { limit: 120, windowMs } }));
+    // Tokens first, then a fresh sandbox window for the burst.
+    await Promise.all(fleet.map(listSims));
+    await new Promise((resolve) => setTimeout(resolve, windowMs + 50));
+    const before = (await sandboxLog(target)).length;
+    const results = await Promise.all(fleet.flatMap((client) => Array.from({ length: 100 }, () => listSims(client))));
+    expect(results).toHaveLength(300);
+    expect(await throttled(target)).toBe(0);
+    // 300 calls at 120 per window need three sandbox windows: the last cannot open before two have passed.
+    const burst = (await sandboxLog(target)).slice(before);
+    expect(burst).toHaveLength(300);
+    const received = burst.map((entry) => Date.parse(entry.receivedAt));
+    expect(Math.max(...received) - Math.min(...received)).toBeGreaterThanOrEqual(2 * windowMs);
+  });
+
+  it('keeps two accounts on one Redis in windows of their own', async () => {
+    const namespace = `accounts-${namespaces++}`;
+    const a = await sandbox(LONG_WINDOW_MS);
+    const b = await sandbox(LONG_WINDOW_MS);
+    const limits = { namespace, account: { limit: 3, windowMs: LONG_WINDOW_MS } };
+    const onA = member(a, limits, { maxRetries: 0 });
+    const onB = member(b, limits, { maxRetries: 0 });
+    // The token exchange takes one slot of each account's three.
+    for (let i = 0; i < 2; i++) await listSims(onA);
+    const waited = await listSims(onA).catch((error: unknown) => error);
+    expect(waited).toBeInstanceOf(TimeoutError);
+    expect((waited as TimeoutError).message).toMatch(/rate-limit wait/);
+    expect((waited as TimeoutError).requestNotSent).toBe(true);
+    // Account B has had none of A's slots taken.
+    for (let i = 0; i < 2; i++) await expect(listSims(onB)).resolves.toBeDefined();
+  });
+
+  it('refuses to serve two accounts from one limiter: their windows would be mixed', async () => {
+    const shared = new RedisRateLimiter({ redis: redis.client(), namespace: `mixed-${namespaces++}` });
+    const [a, b] = [await sandbox(60_000), await sandbox(60_000)];
+    const onA = new PartnerClient({ baseUrl: a.url, key: a.key, secret: a.secret, rateLimit: shared, maxRetries: 0 });
+    const onB = new PartnerClient({ baseUrl: b.url, key: b.key, secret: b.secret, rateLimit: shared, maxRetries: 0 });
+    clients.push(onA, onB);
+    await listSims(onA);
+    const error = await listSims(onB).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as ConfigurationError).message).toMatch(/serves one account/);
+  });
+
+  it('pauses a route in every limiter of the account when one of them meets a 429 Retry-After', async () => {
+    const target = await sandbox(60_000);
+    const namespace = `pause-${namespaces++}`;
+    // Retry-After 120 s: longer than a call's deadline, so a paused call fails at once instead of waiting.
+    const options = { maxRetries: 0, maxServerWaitMs: 200_000 };
+    const first = member(target, { namespace }, options);
+    const second = member(target, { namespace }, options);
+    await Promise.all([listSims(first), listSims(second), second.request({ method: 'GET', path: '/api/v1.1/credit-balance' })]);
+    target.force({ method: 'GET', path: '/api/v1.1/sims', status: 429, code: 'RATE_LIMITED', headers: { 'retry-after': '120' } });
+    await expect(listSims(first)).rejects.toBeInstanceOf(RateLimitError);
+    // The pause is written to Redis as the 429 is read; another process sees it once it has landed.
+    await until(async () => (await redis.client().keys(`${namespace}:*:pause`)).length > 0);
+    const paused = await listSims(second).catch((error: unknown) => error);
+    expect(paused).toBeInstanceOf(TimeoutError);
+    expect((paused as TimeoutError).message).toMatch(/rate-limit wait \(1[12]\d{4} ms\)/);
+    // spec part 8 rule 3: another endpoint is not held by the pause.
+    await expect(second.request({ method: 'GET', path: '/api/v1.1/credit-balance' })).resolves.toBeDefined();
+    const sims = (await sandboxLog(target)).filter((entry) => entry.path.startsWith('/api/v1.1/sims'));
+    expect(sims.filter((entry) => entry.status === 429)).toHaveLength(1);
+  });
+
+  it('follows X-RateLimit-Remaining 0 in every limiter: the window is full, whoever filled it', async () => {
+    const target = await sandbox(LONG_WINDOW_MS);
+    const namespace = `sync-${namespaces++}`;
+    const limits = { namespace, account: { limit: 120, windowMs: LONG_WINDOW_MS } };
+    // Someone outside the fleet (no limiter) takes 119 of the window's 120.
+    const outsider = new PartnerClient({ baseUrl: target.url, key: target.key, secret: target.secret, rateLimit: false });
+    clients.push(outsider);
+    for (let i = 0; i < 118; i++) await listSims(outsider);
+    const first = member(target, limits, { maxRetries: 0 });
+    const second = member(target, limits, { maxRetries: 0 });
+    // The fleet's first call is answered X-RateLimit-Remaining: 0 (the exchange took one more).
+    await expect(listSims(first)).rejects.toBeInstanceOf(TimeoutError);
+    const synced = await listSims(second).catch((error: unknown) => error);
+    expect(synced).toBeInstanceOf(TimeoutError);
+    expect((synced as TimeoutError).requestNotSent).toBe(true);
+    expect(await throttled(target)).toBe(0);
+  });
+});
+
+describe('RedisRateLimiter when Redis goes away', () => {
+  function recordingLogger(): Logger & { lines: Array<[string, string]> } {
+    const lines: Array<[string, string]> = [];
+    return {
+      lines,
+      debug: () => {},
+      info: (message) => lines.push(['info', message]),
+      warn: (message) => lines.push(['warn', message]),
+      error: (message) => lines.push(['error', message]),
+    };
+  }
+
+  it('fail-open: calls go on under in-process limits, said once at warn, and Redis is used again once back', async () => {
+    const target = await sandbox(1_000);
+    const logger = recordingLogger();
+    const client = member(target, { namespace: `open-${namespaces++}`, account: { limit: 120, windowMs: 1_000 } }, { logger, logLevel: 'info' });
+    await Promise.all(Array.from({ length: 10 }, () => listSims(client)));
+    await redis.kill();
+    try {
+      const during = await Promise.all(Array.from({ length: 20 }, () => listSims(client)));
+      expect(during).toHaveLength(20);
+      expect(logger.lines.filter(([level]) => level === 'warn')).toHaveLength(1);
+      expect(logger.lines[0]?.[1]).toMatch(/Redis is unavailable/);
+    } finally {
+      await redis.start();
+    }
+    // Asked again after the store's retry interval: the next calls go through Redis.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    for (let i = 0; i < 3; i++) await listSims(client);
+    expect(logger.lines.some(([level, message]) => level === 'info' && /answers again/.test(message))).toBe(true);
+    const keys = await redis.client().keys('open-*');
+    expect(keys.some((key) => key.endsWith(':account:slots'))).toBe(true);
+  });
+
+  it('fail-open: a burst that loses Redis midway and gets it back settles every call, none hung', async () => {
+    const windowMs = 500;
+    const target = await sandbox(windowMs);
+    const limits = { namespace: `midway-${namespaces++}`, account: { limit: 120, windowMs } };
+    const fleet = [member(target, limits, { logger: recordingLogger() }), member(target, limits, { logger: recordingLogger() })];
+    await Promise.all(fleet.map(listSims));
+    let answered = 0;
+    const burst = Promise.allSettled(fleet.flatMap((client) => Array.from({ length: 150 }, () => listSims(client).then(() => answered++))));
+    // Redis goes away once the first window's worth is answered, and comes back a window later.
+    await until(async () => answered >= 100);
+    await redis.kill();
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    await redis.start();
+    const outcomes = await burst;
+    // While each process limited itself alone the sandbox may have answered 429s: they were retried.
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+  });
+
+  it('fail-closed: a call fails with ConnectionError, request not sent, without waiting on the dead store', async () => {
+    const target = await sandbox(1_000);
+    const client = member(target, { namespace: `closed-${namespaces++}`, onStoreError: 'fail-closed' }, { maxRetries: 0 });
+    await listSims(client);
+    const before = (await sandboxLog(target)).length;
+    await redis.kill();
+    try {
+      const error = await listSims(client).catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as ConnectionError).requestNotSent).toBe(true);
+      expect((error as ConnectionError).message).toMatch(/rate limiter's store \(Redis\) is unavailable/);
+      expect((await sandboxLog(target)).length).toBe(before);
+    } finally {
+      await redis.start();
+    }
+  });
+});
