@@ -20,7 +20,7 @@ interface TsupEntry {
 }
 
 /**
- * Builds the package with its own tsup config (no declarations) into a private folder, so the
+ * Builds the bin and the sandbox entry with the package's own tsup config (no declarations) into a private folder, so the
  * test checks the `partner-sandbox` bin that `npm pack` ships, next to the sandbox entry it
  * imports, without touching the shared dist/. The folder sits under node_modules so the bundle
  * resolves its dependencies like the installed bin.
@@ -33,7 +33,9 @@ async function buildBin(): Promise<string> {
   await mkdir(cache, { recursive: true });
   const outDir = await mkdtemp(join(cache, 'partner-sandbox-bin-'));
   builds.push(outDir);
-  for (const config of configs) await build({ ...config, outDir, dts: false, clean: false, sourcemap: false, silent: true, config: false });
+  // Only what the bin runs: itself and the sandbox entry it imports (not the client's builds).
+  const needed = configs.filter((config) => 'sandbox/cli' in config.entry || 'sandbox/index' in config.entry);
+  for (const config of needed) await build({ ...config, outDir, dts: false, clean: false, sourcemap: false, silent: true, config: false });
   return join(outDir, 'sandbox', 'cli.js');
 }
 
