@@ -13,6 +13,7 @@
  * none, nothing is published and nothing is loaded. Nothing is built unless a channel has a subscriber.
  */
 import type { CallEnd, CallObservation, CallObserver, CallStart } from './observer.js';
+import { nodeBuiltin } from './runtime.js';
 import { monotonicNow } from './sleep.js';
 
 /** The call, as every message of it carries it (the same object in start, end and error). */
@@ -61,18 +62,9 @@ interface ChannelModule {
   channel(name: string): Channel;
 }
 
-type BuiltinLoader = (id: string) => unknown;
-
 function channelModule(): ChannelModule | undefined {
-  const runtime = (globalThis as { process?: { getBuiltinModule?: BuiltinLoader } }).process;
-  const load = runtime?.getBuiltinModule;
-  if (typeof load !== 'function') return undefined;
-  try {
-    const loaded = load.call(runtime, 'node:diagnostics_channel') as ChannelModule | undefined;
-    return typeof loaded?.channel === 'function' ? loaded : undefined;
-  } catch {
-    return undefined;
-  }
+  const loaded = nodeBuiltin('node:diagnostics_channel') as Partial<ChannelModule> | undefined;
+  return typeof loaded?.channel === 'function' ? (loaded as ChannelModule) : undefined;
 }
 
 let nextId = 1;

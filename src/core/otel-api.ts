@@ -8,6 +8,7 @@
  * Nothing is loaded when the SDK is imported; where the API cannot be loaded, nothing is traced.
  */
 import type * as OpenTelemetry from '@opentelemetry/api';
+import { nodeBuiltin } from './runtime.js';
 
 export type OpenTelemetryApi = typeof OpenTelemetry;
 
@@ -34,16 +35,12 @@ export function metricsRegistered(): boolean {
   return registered()?.metrics !== undefined;
 }
 
-type BuiltinLoader = (id: string) => unknown;
 type Require = (id: string) => unknown;
 
 function load(): OpenTelemetryApi | undefined {
-  const runtime = (globalThis as { process?: { getBuiltinModule?: BuiltinLoader } }).process;
-  const getBuiltinModule = runtime?.getBuiltinModule;
-  if (typeof getBuiltinModule !== 'function') return undefined;
+  const nodeModule = nodeBuiltin('node:module') as { createRequire?: (from: string) => Require } | undefined;
+  if (typeof nodeModule?.createRequire !== 'function') return undefined;
   try {
-    const nodeModule = getBuiltinModule.call(runtime, 'node:module') as { createRequire?: (from: string) => Require } | undefined;
-    if (typeof nodeModule?.createRequire !== 'function') return undefined;
     // The CommonJS build reads import.meta.url from __filename (tsup's shim).
     const api = nodeModule.createRequire(import.meta.url)('@opentelemetry/api') as Partial<OpenTelemetryApi> | undefined;
     return api?.trace && api.metrics && api.context ? (api as OpenTelemetryApi) : undefined;

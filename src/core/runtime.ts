@@ -36,3 +36,21 @@ export function platformFetch(options: Readonly<ClientOptions>, runtime: string)
   }
   return globalThis.fetch.bind(globalThis);
 }
+
+type BuiltinLoader = (id: string) => unknown;
+
+/**
+ * A Node built-in module (`node:diagnostics_channel`, `node:module`), looked up through
+ * `process.getBuiltinModule`, never imported: undefined where the runtime has no such lookup
+ * (Workers, edge runtimes, Node before 20.16) or refuses the module.
+ */
+export function nodeBuiltin(id: string): unknown {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: BuiltinLoader } }).process;
+  const load = runtime?.getBuiltinModule;
+  if (typeof load !== 'function') return undefined;
+  try {
+    return load.call(runtime, id);
+  } catch {
+    return undefined;
+  }
+}
