@@ -23,6 +23,8 @@ const SMOKE = fileURLToPath(new URL('./fixtures/smoke.ts', import.meta.url));
 const SANDBOX = fileURLToPath(new URL('./fixtures/sandbox.ts', import.meta.url));
 
 const RUNTIMES: Record<string, { command: string; args: string[] }> = {
+  // Node itself, on undici: the baseline every other runtime's report is held to.
+  Node: { command: process.execPath, args: ['--import', 'tsx', SMOKE] },
   Bun: { command: require.resolve('bun/bin/bun.exe'), args: [SMOKE] },
   // The source imports its own modules as `.js`, as TypeScript's NodeNext wants: sloppy imports map them to `.ts`.
   Deno: {
@@ -44,9 +46,10 @@ afterAll(async () => {
 describe.each(Object.keys(RUNTIMES))('under %s', (name) => {
   it('runs the partner smoke run with no option set, and close() resolves', async () => {
     const runtime = RUNTIMES[name] as { command: string; args: string[] };
-    const { stdout } = await run(runtime.command, [...runtime.args, sandbox.url, sandbox.key, sandbox.secret], { timeout: 60_000 });
+    const args = [...runtime.args, sandbox.url, sandbox.key, sandbox.secret, ...(name === 'Node' ? ['node'] : [])];
+    const { stdout } = await run(runtime.command, args, { timeout: 60_000 });
     const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
-    expectCompleteSmokeRun(report);
+    expectCompleteSmokeRun(report, name === 'Node' ? 'node' : 'other');
   });
 });
 
