@@ -107,13 +107,23 @@ describe('async operations', () => {
 
   it('wait() rejects with the signal reason when aborted, and stops polling', async () => {
     scriptTransaction([{ status: 'PENDING' }]);
-    const controller = new AbortController();
-    const reason = new Error('worker shutting down');
-    setTimeout(() => controller.abort(reason), 50);
-    await expect(server.client().transactions.wait('tx_1', { pollIntervalMs: 100, signal: controller.signal })).rejects.toBe(reason);
-    const count = polls().length;
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(polls()).toHaveLength(count);
+    installFakeClock();
+    try {
+      const controller = new AbortController();
+      const reason = new Error('worker shutting down');
+      const waiting = server.client().transactions.wait('tx_1', { pollIntervalMs: 100, signal: controller.signal });
+      waiting.catch(() => undefined);
+      // The first poll has reached the server; the abort comes before the next one is due.
+      while (polls().length === 0) await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(50);
+      controller.abort(reason);
+      await expect(waiting).rejects.toBe(reason);
+      // A hundred poll intervals later on the fake clock: nothing more was sent.
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(polls()).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('wait() with an already aborted signal sends nothing', async () => {
