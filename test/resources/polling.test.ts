@@ -85,15 +85,21 @@ describe('async operations', () => {
 
   it('wait() gives up after timeoutMs with the last transaction seen', async () => {
     scriptTransaction([{ status: 'PENDING' }]);
-    const error = await server
-      .client()
-      .transactions.wait('tx_1', { pollIntervalMs: 100, timeoutMs: 300 })
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TransactionTimeoutError);
-    expect((error as TransactionTimeoutError).lastTransaction?.status).toBe('PENDING');
-    const count = polls().length;
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(polls()).toHaveLength(count);
+    installFakeClock();
+    try {
+      const error = await settleOnFakeClock(server.client().transactions.wait('tx_1', { pollIntervalMs: 100, timeoutMs: 300 })).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(TransactionTimeoutError);
+      expect((error as TransactionTimeoutError).lastTransaction?.status).toBe('PENDING');
+      // Real turns for a poll already on the wire to land, then many poll intervals on the fake clock: nothing more was sent.
+      for (let turn = 0; turn < 8; turn++) await new Promise((resolve) => setImmediate(resolve));
+      const count = polls().length;
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(polls()).toHaveLength(count);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('wait() times out even while a poll hangs', async () => {
