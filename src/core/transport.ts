@@ -220,11 +220,15 @@ export class HttpTransport implements Transport {
     return pipeline;
   }
 
+  /** The API key: the option, else PARTNER_API_KEY read once. */
+  #apiKey(): string | undefined {
+    return (this.#key ??= fromEnv('PARTNER_API_KEY'));
+  }
+
   /** What a limiter given as an option learns of this client: never the key, only a digest of it. */
   #limiterContext(origin: string, logger: LevelLogger, maxServerWaitMs: number): LimiterContext {
-    const key = this.#key ?? fromEnv('PARTNER_API_KEY') ?? '';
     return {
-      accountId: accountId(origin, key),
+      accountId: accountId(origin, this.#apiKey() ?? ''),
       logger: this.#options.logger ? logger.asLogger() : undefined,
       maxServerWaitMs,
     };
@@ -249,7 +253,7 @@ export class HttpTransport implements Transport {
   #runExchange(options: RequestOptions | undefined): Promise<ApiResult<TokenResponse>> {
     const pipeline = this.#pipeline;
     if (!pipeline) return Promise.reject(this.#refused(`POST ${TOKEN_PATH}`));
-    this.#key ??= fromEnv('PARTNER_API_KEY');
+    this.#apiKey();
     this.#secret ??= fromEnv('PARTNER_API_SECRET');
     if (!this.#key || !this.#secret) {
       return Promise.reject(

@@ -3,7 +3,7 @@ import { ConfigurationError } from '../core/errors.js';
 
 /**
  * The few commands the fleet classes send, as ioredis's `Redis` and `Cluster` have them. Typed
- * here rather than imported so that ioredis stays an optional peer: any client with these four
+ * here rather than imported so that ioredis stays an optional peer: every client with these four
  * methods works.
  */
 export interface RedisConnection {
