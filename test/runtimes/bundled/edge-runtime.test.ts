@@ -8,29 +8,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { EdgeRuntime } from 'edge-runtime';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { expectCompleteSmokeRun } from '../expect-report.js';
-import { createPartnerApp, type PartnerApp } from './partner-app.js';
+import { usePartnerApp } from './partner-app.js';
 
-let app: PartnerApp;
-let sandbox: SandboxHandle;
-
-beforeAll(async () => {
-  app = createPartnerApp();
-  sandbox = await startSandbox({ port: 0, transactionDelayMs: 20 });
-}, 270_000);
-
-afterAll(async () => {
-  await sandbox?.close();
-  app?.remove();
-});
+const partner = usePartnerApp();
 
 describe('in the Edge Runtime (EdgeVM)', () => {
   it('runs the partner smoke run from the edge-light build with no option set, and close() resolves', async () => {
-    const outfile = join(app.dir, 'edge.js');
+    const outfile = join(partner.app.dir, 'edge.js');
     const result = await build({
-      entryPoints: [app.entry],
+      entryPoints: [partner.app.entry],
       bundle: true,
       format: 'iife',
       globalName: 'partnerSmoke',
@@ -48,7 +36,7 @@ describe('in the Edge Runtime (EdgeVM)', () => {
     const runtime = new EdgeRuntime({ initialCode: readFileSync(outfile, 'utf8') });
     // No Node global leaks into the VM: the client finds none of process, Buffer or require.
     expect(runtime.evaluate<string>('[typeof process, typeof Buffer, typeof require].join()')).toBe('undefined,undefined,undefined');
-    const target = JSON.stringify({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret });
+    const target = partner.target;
     const text = await runtime.evaluate<Promise<string>>(
       `partnerSmoke.default.fetch(new Request('http://partner-smoke.local/', { method: 'POST', body: ${JSON.stringify(target)} })).then((response) => response.text())`,
     );

@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { type SandboxHandle, startSandbox } from '../../../src/sandbox/index.js';
 import { ensureBuilt, root } from '../../package/built.js';
 
 const SMOKE_RUN = fileURLToPath(new URL('../fixtures/smoke-run.ts', import.meta.url));
@@ -19,7 +21,7 @@ export interface PartnerApp {
   remove(): void;
 }
 
-export function createPartnerApp(): PartnerApp {
+function createPartnerApp(): PartnerApp {
   ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'mps-partner-app-'));
   mkdirSync(join(dir, 'node_modules'));
@@ -39,4 +41,35 @@ export default {
 `,
   );
   return { dir, entry, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A partner app and a sandbox for every test of the calling file: made before them, removed and closed after. */
+export function usePartnerApp(): { readonly app: PartnerApp; readonly sandbox: SandboxHandle; readonly target: string } {
+  let app: PartnerApp | undefined;
+  let sandbox: SandboxHandle | undefined;
+  beforeAll(async () => {
+    app = createPartnerApp();
+    sandbox = await startSandbox({ port: 0, transactionDelayMs: 20 });
+  }, 270_000);
+  afterAll(async () => {
+    await sandbox?.close();
+    app?.remove();
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('usePartnerApp: ready only while the tests of the file run');
+    return value;
+  };
+  return {
+    get app() {
+      return ready(app);
+    },
+    get sandbox() {
+      return ready(sandbox);
+    },
+    /** The smoke run's target, as the request body the app reads. */
+    get target() {
+      const running = ready(sandbox);
+      return JSON.stringify({ baseUrl: running.url, key: running.key, secret: running.secret });
+    },
+  };
 }

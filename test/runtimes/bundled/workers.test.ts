@@ -11,10 +11,9 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { Miniflare } from 'miniflare';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox } from '../../../src/sandbox/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectCompleteSmokeRun } from '../expect-report.js';
-import { createPartnerApp, type PartnerApp } from './partner-app.js';
+import { usePartnerApp } from './partner-app.js';
 
 const run = promisify(execFile);
 const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
@@ -22,18 +21,7 @@ const COMPATIBILITY_DATE = '2025-09-01';
 /** The gzip size a client-only Worker may reach (the issue's goal; bench figure 9 prints it). */
 const MAX_WORKER_GZIP_BYTES = 100 * 1024;
 
-let app: PartnerApp;
-let sandbox: SandboxHandle;
-
-beforeAll(async () => {
-  app = createPartnerApp();
-  sandbox = await startSandbox({ port: 0, transactionDelayMs: 20 });
-}, 270_000);
-
-afterAll(async () => {
-  await sandbox?.close();
-  app?.remove();
-});
+const partner = usePartnerApp();
 
 /** wrangler's own bundle of `entry`, as `wrangler deploy` would upload it; its esbuild inputs. */
 async function wranglerBundle(entry: string, flags: string[], outdir: string): Promise<{ script: string; inputs: string[] }> {
@@ -41,9 +29,14 @@ async function wranglerBundle(entry: string, flags: string[], outdir: string): P
   for (const flag of flags) args.push('--compatibility-flags', flag);
   args.push('--outdir', outdir, '--metafile', join(outdir, 'meta.json'));
   await run(process.execPath, args, {
-    cwd: app.dir,
+    cwd: partner.app.dir,
     timeout: 120_000,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(outdir, 'logs'), XDG_CONFIG_HOME: join(app.dir, '.config') },
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: 'false',
+      WRANGLER_LOG_PATH: join(outdir, 'logs'),
+      XDG_CONFIG_HOME: join(partner.app.dir, '.config'),
+    },
   });
   const meta = JSON.parse(readFileSync(join(outdir, 'meta.json'), 'utf8')) as { inputs: Record<string, unknown> };
   return { script: join(outdir, 'worker.js'), inputs: Object.keys(meta.inputs) };
@@ -56,7 +49,7 @@ describe.each([
   let bundled: { script: string; inputs: string[] };
 
   beforeAll(async () => {
-    bundled = await wranglerBundle(app.entry, flags, join(app.dir, `out-${flags.join('-') || 'plain'}`));
+    bundled = await wranglerBundle(partner.app.entry, flags, join(partner.app.dir, `out-${flags.join('-') || 'plain'}`));
   }, 120_000);
 
   it('bundles with wrangler from the web build, with no undici', () => {
@@ -84,7 +77,7 @@ describe.each([
     try {
       const response = await worker.dispatchFetch('http://partner-smoke.local/', {
         method: 'POST',
-        body: JSON.stringify({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret }),
+        body: partner.target,
       });
       const text = await response.text();
       expect(response.status, text).toBe(200);
