@@ -21,6 +21,7 @@ import { startSandbox, type SandboxContext, type SandboxHandle } from 'mobile-pa
 import {
   constructEventAsync,
   createFetchHandler,
+  createDeduplicator,
   createNodeHandler,
   createVoiceStreamServer,
   verifySignature,
@@ -31,8 +32,12 @@ import {
   type VoiceStreamFrame,
   type WebhookEvent,
 } from 'mobile-partner-sdk/webhooks';
+import { RedisDedupeStore, RedisRateLimiter, type RedisConnection } from 'mobile-partner-sdk/redis';
 
 export type Used = [PartnerClient, Sim, SandboxContext, SandboxHandle, typeof startSandbox];
+export const fleet = (redis: RedisConnection): PartnerClient => new PartnerClient({ rateLimit: new RedisRateLimiter({ redis }) });
+export const dedupedNode = (redis: RedisConnection) =>
+  createNodeHandler({ secret: 'whsec_a', dedupe: createDeduplicator({ store: new RedisDedupeStore({ redis }) }), onEvent: () => undefined });
 export const node = createNodeHandler({ secret: async () => ['whsec_a'], onEvent: (event: WebhookEvent) => void event });
 export const fetchHandler: (request: Request) => Promise<Response> = createFetchHandler({ secret: 'whsec_a', onEvent: () => undefined });
 export const checked: number = verifySignature('{}', 't=1,v1=00', () => 'whsec_a').timestamp;
@@ -156,8 +161,8 @@ describe('the packed package, installed client-only', () => {
     for (const message of failures) expect(message).toMatch(/optional peer dependency.*npm install ws/);
   });
 
-  it('compiles a use of every entry from ESM and CommonJS, strict, skipLibCheck off, with neither hono nor ws nor their types installed', () => {
-    // Public declarations must not depend on a devDependency's typings (`ws`, `hono`): the app has only @types/node.
+  it('compiles a use of every entry from ESM and CommonJS, strict, skipLibCheck off, without hono, ws, ioredis or their types installed', () => {
+    // Public declarations must not depend on a devDependency's or an optional peer's typings (`ws`, `hono`, `ioredis`): the app has only @types/node.
     for (const name of ['esm.mts', 'cjs.cts']) writeFileSync(join(app, name), CONSUMER_SOURCE);
     writeFileSync(
       join(app, 'tsconfig.json'),
