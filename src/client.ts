@@ -25,7 +25,9 @@ import {
   Webhooks,
 } from './resources/index.js';
 
+/** A call of {@link PartnerClient.request}: any path of the API, through the same pipeline as the resources. */
 export interface RawRequest<T> extends RequestOptions {
+  /** The HTTP method. */
   method: HttpMethod;
   /**
    * A path relative to the base URL (`/api/v1.1/...`). RFC 3986 characters and %XX escapes are
@@ -33,7 +35,9 @@ export interface RawRequest<T> extends RequestOptions {
    * characters, '#', '?', a stray '%' and '.'/'..' segments are refused (RequestValidationError).
    */
   path: string;
+  /** Query parameters; `undefined` and `null` values are left out. */
   query?: Query | undefined;
+  /** A JSON body. */
   body?: unknown;
   /** Validates (and types) the unwrapped data. */
   schema?: z.ZodType<T> | undefined;
@@ -149,6 +153,7 @@ export class PartnerClient {
     return `PartnerClient ${this.#transport.describe()}`;
   }
 
+  /** Base URL and safe options, as `util.inspect` shows them; never a credential. */
   toJSON(): Record<string, unknown> {
     return this.#transport.toJSON();
   }

@@ -1,3 +1,20 @@
+/**
+ * `mobile-partner-sdk`: the typed client of the Partner API. Start with {@link PartnerClient};
+ * every error it throws extends {@link PartnerError}. The synchronous webhook checks
+ * ({@link verifySignature}, {@link constructEvent}) are here too; the adapters live in
+ * `mobile-partner-sdk/webhooks`.
+ *
+ * @example
+ * ```ts
+ * import { PartnerClient } from 'mobile-partner-sdk';
+ *
+ * const client = new PartnerClient(); // PARTNER_API_BASE_URL, PARTNER_API_KEY, PARTNER_API_SECRET
+ * for await (const sim of client.sims.list({ status: 'ACTIVE' })) console.log(sim.iccid);
+ * ```
+ *
+ * @packageDocumentation
+ * @module mobile-partner-sdk
+ */
 export { PartnerClient } from './client.js';
 export type { RawRequest } from './client.js';
 export * from './core/errors.js';
@@ -7,7 +24,7 @@ export type { ClientOptions, CloseOptions, Logger, LogLevel, RateLimitOptions, W
 export type { RateLimiter, Admission, LimiterContext } from './core/rate-limit.js';
 export type { DiagnosticsRequest, RequestEndMessage, RequestErrorMessage, RequestStartMessage } from './core/diagnostics.js';
 export { REQUEST_END_CHANNEL, REQUEST_ERROR_CHANNEL, REQUEST_START_CHANNEL } from './core/diagnostics.js';
-export type { RequestOptions, ResponseInfo, RateLimitInfo, PageMeta, HttpMethod } from './core/request.js';
+export type { RequestOptions, ResponseInfo, RateLimitInfo, PageMeta, HttpMethod, Query } from './core/request.js';
 export { Page, PagePromise } from './core/pagination.js';
 export { TransactionHandle } from './core/polling.js';
 export type { WaitOptions } from './core/polling.js';
@@ -58,7 +75,11 @@ export type {
   UserListParams,
   VoiceQualityWebhook,
   VoiceQualityWebhookListParams,
+  WebhookApiKeyAuthentication,
   WebhookAuthenticationParams,
+  WebhookBasicAuthentication,
+  WebhookBearerAuthentication,
+  WebhookNoAuthentication,
   WebhookCreateParams,
   WebhookDeletion,
   WebhookDelivery,

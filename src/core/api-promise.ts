@@ -9,6 +9,7 @@ export class ApiPromise<T> extends Promise<T> {
   readonly #result: Promise<ApiResult<T>>;
   #data: Promise<T> | undefined;
 
+  /** @internal Returned by resource methods; never built by callers. */
   constructor(result: Promise<ApiResult<T>>) {
     // The base promise is a placeholder: then/catch/finally are served from `#result`,
     // so awaiting only `.withResponse()` leaves no second, unhandled rejection behind.
@@ -16,6 +17,7 @@ export class ApiPromise<T> extends Promise<T> {
     this.#result = result;
   }
 
+  /** @internal `.then()` of an ApiPromise makes a plain Promise. */
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
   }

@@ -22,11 +22,15 @@ export interface DiagnosticsRequest extends CallStart {
   readonly id: number;
 }
 
+/** Published on {@link REQUEST_START_CHANNEL} when a call starts, before its first attempt. */
 export interface RequestStartMessage {
+  /** The call. */
   readonly request: DiagnosticsRequest;
 }
 
+/** Published on {@link REQUEST_END_CHANNEL} when a call resolves. */
 export interface RequestEndMessage {
+  /** The call, the same object as in its start message. */
   readonly request: DiagnosticsRequest;
   /** The final answer's HTTP status. */
   readonly status: number;
@@ -38,18 +42,38 @@ export interface RequestEndMessage {
   readonly durationMs: number;
 }
 
+/** Published on {@link REQUEST_ERROR_CHANNEL} when a call rejects, after its last attempt. */
 export interface RequestErrorMessage {
+  /** The call, the same object as in its start message. */
   readonly request: DiagnosticsRequest;
   /** The error the call rejected with (a PartnerError, or the caller's abort reason). */
   readonly error: unknown;
   /** The last answer's HTTP status, when one came. */
   readonly status: number | undefined;
+  /** Requests sent for the call; 0 when none left (refused input, closed client, limiter wait cut). */
   readonly attempts: number;
+  /** From start to end, waits included. */
   readonly durationMs: number;
 }
 
+/**
+ * Name of the `node:diagnostics_channel` channel a call's {@link RequestStartMessage} is published on.
+ *
+ * @example
+ * ```ts
+ * import diagnostics from 'node:diagnostics_channel';
+ * import { REQUEST_END_CHANNEL, type RequestEndMessage } from 'mobile-partner-sdk';
+ *
+ * diagnostics.subscribe(REQUEST_END_CHANNEL, (message) => {
+ *   const { request, status, durationMs } = message as RequestEndMessage;
+ *   console.log(request.method, request.route, status, durationMs);
+ * });
+ * ```
+ */
 export const REQUEST_START_CHANNEL = 'mobile-partner-sdk:request:start';
+/** Name of the channel a call's {@link RequestEndMessage} is published on. */
 export const REQUEST_END_CHANNEL = 'mobile-partner-sdk:request:end';
+/** Name of the channel a call's {@link RequestErrorMessage} is published on. */
 export const REQUEST_ERROR_CHANNEL = 'mobile-partner-sdk:request:error';
 
 /** What the client uses of a channel. */

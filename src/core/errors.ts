@@ -12,6 +12,26 @@ export type { ClientErrorCode, ErrorCode } from './error-codes.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
+/**
+ * The base of every error the SDK throws, so one `instanceof PartnerError` tells an SDK failure
+ * from a bug in the caller's own code. Branch on the subclasses, or on `code` where the subclass
+ * has one.
+ *
+ * @example
+ * ```ts
+ * import { ApiError, ConnectionError, PartnerClient, PartnerError } from 'mobile-partner-sdk';
+ *
+ * const client = new PartnerClient();
+ * try {
+ *   await client.sims.retrieve('8944500000000000001');
+ * } catch (error) {
+ *   if (error instanceof ApiError) console.log(error.status, error.code);
+ *   else if (error instanceof ConnectionError) console.log('no answer; sent:', !error.requestNotSent);
+ *   else if (error instanceof PartnerError) console.log(error.name, error.message);
+ *   else throw error;
+ * }
+ * ```
+ */
 export class PartnerError extends Error {
   override name = 'PartnerError';
 
@@ -24,6 +44,7 @@ export class PartnerError extends Error {
     return { name: this.name, message: this.message };
   }
 
+  /** @internal `util.inspect` shows the same safe fields as `toJSON()`. */
   [inspectSymbol](): string {
     return `${this.name}: ${this.message} ${JSON.stringify(this.toJSON())}\n${(this.stack ?? '').split('\n').slice(1).join('\n')}`;
   }
@@ -35,6 +56,7 @@ export class PartnerError extends Error {
  */
 export class ConfigurationError extends PartnerError {
   override name = 'ConfigurationError';
+  /** `'CONFIGURATION_ERROR'`. */
   readonly code: ClientErrorCode;
   /** The client option at fault (`'timeoutMs'`, `'defaultHeaders'`…), when one option is. */
   readonly option: string | undefined;
@@ -48,11 +70,17 @@ export class ConfigurationError extends PartnerError {
   }
 }
 
+/** What an {@link ApiError} is built from: the parts of an error answer, already scrubbed of secrets. */
 export interface ApiErrorInit {
+  /** The HTTP status. */
   status: number;
+  /** The envelope's `error.code` (spec part 7). */
   code: ErrorCode;
+  /** The envelope's `error.message`. */
   message: string;
+  /** The envelope's `error.details`, when sent. */
   details?: Record<string, unknown> | undefined;
+  /** Response headers, lower-cased names. */
   headers?: Record<string, string> | undefined;
   /** Method and route template of the call, e.g. `GET /api/v1.1/sims/{iccid}/subscription`. */
   route?: string | undefined;
@@ -70,14 +98,29 @@ function apiErrorMessage(init: ApiErrorInit): string {
   return `${init.status} ${init.code}${where}: ${init.message}${reasons.length ? ` (${reasons.join('; ')})` : ''}`;
 }
 
-/** An answer of the API that is an error envelope (or an HTTP error without one). */
+/**
+ * An answer of the API that is an error envelope (or an HTTP error without one). Thrown as the
+ * subclass of its status (spec part 7): 400 {@link BadRequestError}, 401
+ * {@link AuthenticationError}, 403 {@link PermissionDeniedError}, 404 {@link NotFoundError}, 409
+ * {@link ConflictError}, 422 {@link UnprocessableEntityError}, 429 {@link RateLimitError}, 501
+ * {@link NotImplementedError}, 502 `DELIVERY_FAILED` {@link DeliveryFailedError}, any other 5xx
+ * {@link InternalServerError}; another status stays a plain `ApiError`.
+ *
+ * Retried before it reaches you: a 429 always (after its `Retry-After`), and a 5xx other than
+ * 501 and `DELIVERY_FAILED` when the call is safe to repeat (a GET, a route the spec marks
+ * idempotent, or a write carrying an `idempotencyKey`). A 401 re-authenticates once.
+ */
 export class ApiError extends PartnerError {
   override name = 'ApiError';
+  /** The HTTP status. */
   readonly status: number;
+  /** The server's error code (spec part 7): one of the spec's codes, or a newer one as a string. */
   readonly code: ErrorCode;
+  /** The envelope's `error.details`, when the server sent them. */
   readonly details: Record<string, unknown> | undefined;
   /** Response headers, lower-cased names. */
   readonly headers: Record<string, string>;
+  /** Method and route template of the call, e.g. `GET /api/v1.1/sims/{iccid}`. */
   readonly route: string | undefined;
   /**
    * True when this final failure of a write (a 5xx, or a 2xx whose body could not be read)
@@ -120,24 +163,34 @@ export class ApiError extends PartnerError {
   }
 }
 
+/** 400: the server refused the input (`VALIDATION_ERROR`, `MISSING_FIELDS`, `IDEMPOTENCY_KEY_REUSED` …); `validationErrors` lists what. Not retried. */
 export class BadRequestError extends ApiError {
   override name = 'BadRequestError';
 }
+/** 401 that persisted after one re-authentication, or a refused token exchange (wrong key or secret). Not retried further. */
 export class AuthenticationError extends ApiError {
   override name = 'AuthenticationError';
 }
+/** 403 `FORBIDDEN`: the account may not do this. Not retried. */
 export class PermissionDeniedError extends ApiError {
   override name = 'PermissionDeniedError';
 }
+/** 404: the resource does not exist (`SIM_NOT_FOUND`, `PLAN_NOT_FOUND`, `NOT_FOUND` …). Not retried. */
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
 }
+/** 409: the current state forbids it (`CONFLICT`, `ADMIN_ALREADY_EXISTS`, `SIM_GROUP_NOT_EMPTY` …). Not retried. */
 export class ConflictError extends ApiError {
   override name = 'ConflictError';
 }
+/** 422: well-formed input the server cannot act on. Not retried. */
 export class UnprocessableEntityError extends ApiError {
   override name = 'UnprocessableEntityError';
 }
+/**
+ * 429 `RATE_LIMITED`, once retries are spent: every 429 is retried after its `Retry-After`
+ * (capped by `maxServerWaitMs`), so this surfaces only when the limit held through `maxRetries`.
+ */
 export class RateLimitError extends ApiError {
   override name = 'RateLimitError';
   /** Seconds the server asked to wait (Retry-After), when it said. */
@@ -150,9 +203,11 @@ export class RateLimitError extends ApiError {
     return { ...super.toJSON(), retryAfterSeconds: this.retryAfterSeconds };
   }
 }
+/** A 5xx other than 501 and 502 `DELIVERY_FAILED` (a gateway's 502 included), once retries are spent. Retried first when the call is safe to repeat; on a write, check `mayHaveSucceeded`. */
 export class InternalServerError extends ApiError {
   override name = 'InternalServerError';
 }
+/** 501 `NOT_IMPLEMENTED`: the server does not offer this operation. Not retried. */
 export class NotImplementedError extends ApiError {
   override name = 'NotImplementedError';
 }
@@ -299,9 +354,11 @@ export class InvalidResponseError extends ApiError {
   override name = 'InvalidResponseError';
 }
 
+/** One problem with a value: where, and what. */
 export interface ValidationIssue {
   /** Dotted path of the offending field, '' for the value itself. */
   path: string;
+  /** What is wrong, e.g. `Invalid input: expected string, received number`. */
   message: string;
 }
 
@@ -309,10 +366,12 @@ function formatIssues(issues: readonly ValidationIssue[]): string {
   return issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
 }
 
-/** Bad input caught before any request was sent. */
+/** Bad input caught before any request was sent: nothing left the process. Not retried. */
 export class RequestValidationError extends PartnerError {
   override name = 'RequestValidationError';
+  /** Always `'REQUEST_VALIDATION_ERROR'`. */
   readonly code: ClientErrorCode = 'REQUEST_VALIDATION_ERROR';
+  /** Every problem found, not just the first. */
   readonly issues: readonly ValidationIssue[];
   constructor(issues: readonly ValidationIssue[], context?: string) {
     super(`${context ? `${context}: ` : ''}invalid request: ${formatIssues(issues)}`);
@@ -323,11 +382,17 @@ export class RequestValidationError extends PartnerError {
   }
 }
 
-/** The server's data does not fit the schema of the route. */
+/**
+ * The server's data does not fit the schema of the route (with `validateResponses` on, the
+ * default). The call itself succeeded on the server: a write was applied. Not retried.
+ */
 export class ResponseValidationError extends PartnerError {
   override name = 'ResponseValidationError';
+  /** Always `'RESPONSE_VALIDATION_ERROR'`. */
   readonly code: ClientErrorCode = 'RESPONSE_VALIDATION_ERROR';
+  /** Where the answer departs from the schema. */
   readonly issues: readonly ValidationIssue[];
+  /** Method and route template of the call. */
   readonly route: string | undefined;
   constructor(issues: readonly ValidationIssue[], route?: string) {
     super(`${route ? `${route}: ` : ''}response does not match the expected shape: ${formatIssues(issues)}`);
@@ -339,6 +404,11 @@ export class ResponseValidationError extends PartnerError {
   }
 }
 
+/**
+ * Why a webhook delivery failed verification: a header missing or malformed, a timestamp outside
+ * the tolerance, no signature matching any secret, a secret that is not a signing secret, or a
+ * body that is not the JSON object of an event.
+ */
 export type WebhookSignatureFailureReason =
   | 'missing_header'
   | 'malformed_header'
@@ -353,7 +423,9 @@ export type WebhookSignatureFailureReason =
 /** A webhook delivery failed verification; `reason` is machine-readable. */
 export class WebhookSignatureError extends PartnerError {
   override name = 'WebhookSignatureError';
+  /** Always `'WEBHOOK_SIGNATURE_INVALID'`. */
   readonly code: ClientErrorCode = 'WEBHOOK_SIGNATURE_INVALID';
+  /** Machine-readable: branch on this, not on the message. */
   readonly reason: WebhookSignatureFailureReason;
   constructor(reason: WebhookSignatureFailureReason, message: string) {
     super(message);

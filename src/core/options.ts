@@ -1,19 +1,29 @@
 import type { Dispatcher } from 'undici';
 import type { RateLimiter } from './rate-limit.js';
 
+/** The least severe level passed to the {@link Logger}; `'off'` passes none. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
-/** Any console-like logger. Messages and fields reach it already redacted. */
+/**
+ * Any console-like logger (`console`, pino, winston). Messages and fields reach it already
+ * redacted; a logger that throws never fails the call it describes.
+ */
 export interface Logger {
+  /** Each request sent and each answer received. */
   debug(message: string, fields?: Record<string, unknown>): void;
+  /** Token exchanges and other events worth a line in production. */
   info(message: string, fields?: Record<string, unknown>): void;
+  /** Retries, waits the server asked for, a limiter falling back. */
   warn(message: string, fields?: Record<string, unknown>): void;
+  /** Failures the client could not recover from on its own. */
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
 /** A limit of `limit` requests per `windowMs`. */
 export interface WindowLimit {
+  /** Requests admitted per window, an integer ≥ 1. */
   limit: number;
+  /** The window's length in ms. */
   windowMs: number;
 }
 
@@ -28,16 +38,21 @@ export interface RateLimitOptions {
   endpoints?: Record<string, WindowLimit> | undefined;
 }
 
+/**
+ * Options of {@link PartnerClient}. Every option is optional: credentials and the base URL fall
+ * back to `PARTNER_API_BASE_URL`, `PARTNER_API_KEY` and `PARTNER_API_SECRET`. Options are checked
+ * when the client is built: a bad one throws a {@link ConfigurationError} naming it.
+ */
 export interface ClientOptions {
-  /** Default: `process.env.PARTNER_API_BASE_URL`. */
+  /** The API's origin, e.g. `https://api.example.com`. Default: `process.env.PARTNER_API_BASE_URL`. */
   baseUrl?: string | undefined;
-  /** Default: `process.env.PARTNER_API_KEY`. */
+  /** The API key for the token exchange. Default: `process.env.PARTNER_API_KEY`. */
   key?: string | undefined;
-  /** Default: `process.env.PARTNER_API_SECRET`. */
+  /** The API secret for the token exchange. Default: `process.env.PARTNER_API_SECRET`. */
   secret?: string | undefined;
-  /** Per attempt; default 30 000. */
+  /** Longest one attempt may take, in ms; default 30 000. A call's retries each get their own. */
   timeoutMs?: number | undefined;
-  /** Retries after the first attempt; default 2. */
+  /** Retries after the first attempt; default 2, at most 10. Only failures safe to repeat are retried. */
   maxRetries?: number | undefined;
   /**
    * Client-side limiter options (the spec's limits by default), a {@link RateLimiter} of your own
@@ -49,8 +64,9 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch | undefined;
   /** An undici Dispatcher (proxy, custom pool) for the built-in transport. */
   dispatcher?: Dispatcher | undefined;
+  /** Where the client logs; default none (silent). */
   logger?: Logger | undefined;
-  /** Default 'warn'. */
+  /** The least severe level passed to `logger`; default `'warn'`. */
   logLevel?: LogLevel | undefined;
   /** Allow credentials over plain http:// to a non-loopback host. Default false. */
   allowInsecureHttp?: boolean | undefined;

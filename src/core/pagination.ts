@@ -29,13 +29,16 @@ function pageItems<T>(result: ApiResult<T[]>): T[] {
 
 /** One page of a list: its items, the envelope's `meta` totals, and the way to the next page. */
 export class Page<T> {
+  /** This page's items. */
   readonly data: T[];
   /** `page`, `pageSize`, `total`, `totalPages` (spec part 2); undefined when the server sent none. */
   readonly meta: PageMeta | undefined;
+  /** Status, headers and rate-limit state of the answer that brought this page. */
   readonly response: ResponseInfo;
   readonly #query: Query;
   readonly #fetch: PageFetcher<T>;
 
+  /** @internal Pages come from `list()`; never built by callers. */
   constructor(result: ApiResult<T[]>, query: Query, fetch: PageFetcher<T>) {
     this.data = pageItems(result);
     this.meta = readMeta(result.meta);
@@ -103,12 +106,13 @@ function nextTurn(): Promise<void> {
  * outcome dropped).
  */
 export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable<T> {
+  /** @internal The first page of a list call. */
   static from<T>(fetch: PageFetcher<T>, query: Query): PagePromise<T> {
     const result = fetch(query, undefined).then((first) => ({ ...first, data: new Page(first, query, fetch) }));
     return new PagePromise<T>(result);
   }
 
-  /** A list call whose input was refused before anything was sent. */
+  /** @internal A list call whose input was refused before anything was sent. */
   static rejected<T>(error: unknown): PagePromise<T> {
     return new PagePromise<T>(Promise.reject(error));
   }
@@ -137,6 +141,10 @@ export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable
     }
   }
 
+  /**
+   * Every item of every page, in order: `for await (const sim of client.sims.list())`.
+   * Throws the first failed page fetch's error from the loop.
+   */
   async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
     for await (const page of this.iterPages()) {
       for (const item of page.data) yield item;

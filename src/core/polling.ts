@@ -115,13 +115,17 @@ async function poll<R>(
  * server named, the whole acceptance answer (unknown fields kept), and `wait()`.
  */
 export class TransactionHandle<R = unknown> {
+  /** The transaction's id, for `client.transactions.retrieve()` or your own records. */
   readonly transactionId: string;
+  /** The status path the server named in its acceptance. */
   readonly statusEndpoint: string;
+  /** The acceptance answer as the server sent it, unknown fields kept. */
   readonly acceptance: AsyncAcceptance;
   readonly #fetch: TransactionFetcher<R>;
   readonly #redact: Redact;
   readonly #watch: TransactionWatch | undefined;
 
+  /** @internal Returned by the asynchronous operations; never built by callers. */
   constructor(acceptance: AsyncAcceptance, fetch: TransactionFetcher<R>, redact: Redact = unchanged, watch?: TransactionWatch) {
     this.transactionId = acceptance.transactionId;
     this.statusEndpoint = acceptance.statusEndpoint;
@@ -131,7 +135,23 @@ export class TransactionHandle<R = unknown> {
     this.#watch = watch;
   }
 
-  /** Polls until a terminal status; see {@link waitForTransaction}. */
+  /**
+   * Polls the transaction until it ends, at `pollIntervalMs` (growing to `maxPollIntervalMs`,
+   * never faster than the server's `Retry-After`), and resolves with the COMPLETED transaction.
+   *
+   * @throws {@link TransactionFailedError} when it ends FAILED.
+   * @throws {@link TransactionTimeoutError} when `timeoutMs` passes first (the operation may still complete).
+   * @throws the `signal`'s reason when aborted.
+   * @example
+   * ```ts
+   * import { PartnerClient } from 'mobile-partner-sdk';
+   *
+   * const client = new PartnerClient();
+   * const handle = await client.esim.provision({ planId: 'Business 5GB' });
+   * const done = await handle.wait({ timeoutMs: 120_000 });
+   * console.log(done.result);
+   * ```
+   */
   wait(options?: WaitOptions<R>): Promise<CompletedTransaction<R>> {
     return waitForTransaction(this.transactionId, this.#fetch, options, this.#redact, this.#watch);
   }
@@ -141,6 +161,7 @@ export class TransactionHandle<R = unknown> {
     return this.#fetch(signal ?? new AbortController().signal);
   }
 
+  /** The acceptance answer, so a handle logs or stores as the server sent it. */
   toJSON(): AsyncAcceptance {
     return this.acceptance;
   }

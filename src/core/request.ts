@@ -22,9 +22,11 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
 }
 
+/** The methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 type QueryValue = string | number | boolean | null | undefined;
+/** Query parameters by wire name; `undefined` and `null` values are left out, the rest sent as text. */
 export type Query = Record<string, QueryValue>;
 
 /** What one route of the API is: declared once per endpoint by a resource. */

@@ -5,6 +5,7 @@ import { type CallInput, type RouteDefinition, type Transport, toRequestSpec } f
 export abstract class APIResource {
   protected readonly transport: Transport;
 
+  /** @internal Resources are built by {@link PartnerClient}: use `client.sims`, `client.esim` … */
   constructor(transport: Transport) {
     this.transport = transport;
   }

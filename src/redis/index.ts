@@ -1,6 +1,20 @@
 /**
- * Fleet mode: many processes of one account share one Redis, for their rate limits and for
- * deduplicating webhook deliveries. Needs `ioredis` (an optional peer dependency).
+ * `mobile-partner-sdk/redis`, fleet mode: many processes of one account share one Redis, for
+ * their rate limits and for deduplicating webhook deliveries. Needs `ioredis` (an optional peer
+ * dependency); the classes take your own client and never close it.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { PartnerClient } from 'mobile-partner-sdk';
+ * import { RedisRateLimiter } from 'mobile-partner-sdk/redis';
+ *
+ * const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+ * const client = new PartnerClient({ rateLimit: new RedisRateLimiter({ redis }) });
+ * ```
+ *
+ * @packageDocumentation
+ * @module mobile-partner-sdk/redis
  */
 export { RedisRateLimiter } from './rate-limiter.js';
 export type { RedisRateLimiterOptions, StoreErrorPolicy } from './rate-limiter.js';

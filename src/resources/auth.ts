@@ -16,6 +16,7 @@ interface TokenExchanger {
 export class Auth extends Resource {
   readonly #exchanger: TokenExchanger;
 
+  /** @internal Built by {@link PartnerClient}: use `client.auth`. */
   constructor(transport: Transport & TokenExchanger) {
     super(transport);
     this.#exchanger = transport;

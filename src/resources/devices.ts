@@ -15,6 +15,7 @@ const assignDevice: Endpoint<DeviceAssignment> = {
   idempotent: true,
 };
 
+/** `client.devices`: assigning devices (by IMEI or MEID) to end users. */
 export class Devices extends Resource {
   /** Assigns a device (IMEI or MEID) to an end user by email (not a team member's). */
   assign(imei: string, body: DeviceAssignParams, options?: RequestOptions): ApiPromise<DeviceAssignment> {

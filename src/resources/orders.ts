@@ -11,6 +11,7 @@ const retrieveOrder: Endpoint<Order> = {
   },
 };
 
+/** `client.orders`: order records. */
 export class Orders extends Resource {
   /** An order record; its fields are not shown in the spec (an open object). 404 NOT_FOUND. */
   retrieve(id: string, options?: RequestOptions): ApiPromise<Order> {

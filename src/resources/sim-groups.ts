@@ -11,6 +11,7 @@ const retrieveSimGroup: Endpoint<SimGroup> = {
   },
 };
 
+/** `client.simGroups`: named groups of SIMs. */
 export class SimGroups extends Resource {
   /** By exact, case-sensitive name; 404 SIM_GROUP_NOT_FOUND. */
   retrieve(name: string, options?: RequestOptions): ApiPromise<SimGroup> {

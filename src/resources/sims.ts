@@ -54,6 +54,7 @@ const renewNumber: Endpoint<RenewNumberResult> = {
   },
 };
 
+/** `client.sims`: the account's SIMs and eSIMs, their subscriptions and phone numbers. */
 export class Sims extends Resource {
   /** A page of SIMs; `for await` walks all of them. */
   list(params?: SimListParams, options?: RequestOptions): PagePromise<Sim> {

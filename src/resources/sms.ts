@@ -15,6 +15,7 @@ const sendSms: Endpoint<SmsSendResult> = {
   idempotent: true,
 };
 
+/** `client.sms`: outbound SMS from the account's numbers. */
 export class Sms extends Resource {
   /** Sends an SMS from a provisioned number (Admin tier); 501 where the operator has no outbound SMS. */
   send(body: SmsSendParams, options?: RequestOptions): ApiPromise<SmsSendResult> {

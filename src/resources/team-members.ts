@@ -47,6 +47,7 @@ const createTeamMember: Endpoint<TeamMemberCreated> = {
 
 /** Account admins (not end users: see `users`). */
 export class TeamMembers extends Resource {
+  /** A page of team members; `for await` walks all of them. */
   list(params?: TeamMemberListParams, options?: RequestOptions): PagePromise<TeamMember> {
     return this.paginate(listTeamMembers, params, options);
   }

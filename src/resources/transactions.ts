@@ -58,6 +58,7 @@ export function asyncOperation<R>(declaration: AcceptDeclaration, result: () => 
   };
 }
 
+/** `client.transactions`: the status of asynchronous operations, by transaction id (when the handle is gone, e.g. after a restart). */
 export class Transactions extends Resource {
   /** One poll of an asynchronous operation's status. */
   retrieve(transactionId: string, options?: RequestOptions): ApiPromise<Transaction> {

@@ -12,6 +12,7 @@ const deleteUserGroup: Endpoint<UserGroupDeletion> = {
   idempotent: true,
 };
 
+/** `client.userGroups`: named groups of end users. */
 export class UserGroups extends Resource {
   /** Soft delete by exact, case-sensitive name: status DELETED. */
   delete(name: string, options?: RequestOptions): ApiPromise<UserGroupDeletion> {

@@ -17,6 +17,7 @@ const listUsers: Endpoint<User[]> = {
 
 /** End users (employees), to whom SIMs and devices are assigned. */
 export class Users extends Resource {
+  /** A page of end users; `for await` walks all of them. */
   list(params?: UserListParams, options?: RequestOptions): PagePromise<User> {
     return this.paginate(listUsers, params, options);
   }

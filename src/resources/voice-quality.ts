@@ -21,14 +21,18 @@ const listVoiceQualityWebhooks: Endpoint<VoiceQualityWebhook[]> = {
 
 /** Receivers of voice.test.completed reports. Creating them is not shown in the spec. */
 export class VoiceQualityWebhooks extends Resource {
+  /** A page of voice-quality report receivers; `for await` walks all of them. */
   list(params?: VoiceQualityWebhookListParams, options?: RequestOptions): PagePromise<VoiceQualityWebhook> {
     return this.paginate(listVoiceQualityWebhooks, params, options);
   }
 }
 
+/** `client.voiceQuality`: voice-quality tests and their report receivers. */
 export class VoiceQuality extends Resource {
+  /** The receivers of `voice.test.completed` reports. */
   readonly webhooks: VoiceQualityWebhooks;
 
+  /** @internal Built by {@link PartnerClient}. */
   constructor(transport: Transport) {
     super(transport);
     this.webhooks = new VoiceQualityWebhooks(transport);

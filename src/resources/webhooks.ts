@@ -123,8 +123,10 @@ export class WebhookDeliveries extends Resource {
 
 /** Operator SMS and voice event registrations: one per account, operator and network. */
 export class Webhooks extends Resource {
+  /** The delivery log of the account's webhooks. */
   readonly deliveries: WebhookDeliveries;
 
+  /** @internal Built by {@link PartnerClient}. */
   constructor(transport: Transport) {
     super(transport);
     this.deliveries = new WebhookDeliveries(transport);
@@ -138,10 +140,12 @@ export class Webhooks extends Resource {
     return this.call(createWebhook, { body, options });
   }
 
+  /** Every registration of the account (not paginated); signing secrets are never returned. */
   list(options?: RequestOptions): ApiPromise<WebhookRegistration[]> {
     return this.call(listWebhooks, { options });
   }
 
+  /** One registration; 404 WEBHOOK_NOT_FOUND. */
   retrieve(id: string, options?: RequestOptions): ApiPromise<WebhookRegistration> {
     return this.call(retrieveWebhook, { params: { id }, options });
   }
@@ -151,6 +155,7 @@ export class Webhooks extends Resource {
     return this.call(updateWebhook, { params: { id }, body, options });
   }
 
+  /** Removes a registration: deliveries to it stop; 404 WEBHOOK_NOT_FOUND. */
   delete(id: string, options?: RequestOptions): ApiPromise<WebhookDeletion> {
     return this.call(deleteWebhook, { params: { id }, options });
   }

@@ -1,4 +1,23 @@
-/** mobile-partner-sdk/sandbox: a stateful local emulator of the partner API. */
+/**
+ * `mobile-partner-sdk/sandbox`: a stateful local emulator of the whole Partner API over real
+ * HTTP — seeded data, asynchronous transactions, rate limits, idempotency, signed webhook
+ * deliveries and forced faults — for development and tests. Also `npx partner-sandbox`.
+ *
+ * @example
+ * ```ts
+ * import { PartnerClient } from 'mobile-partner-sdk';
+ * import { startSandbox } from 'mobile-partner-sdk/sandbox';
+ *
+ * const sandbox = await startSandbox({ seed: 7 });
+ * const client = new PartnerClient({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret });
+ * console.log((await client.sims.list()).data.length);
+ * await client.close();
+ * await sandbox.close();
+ * ```
+ *
+ * @packageDocumentation
+ * @module mobile-partner-sdk/sandbox
+ */
 export { createSandbox } from './handler.js';
 export type { HandleInit, Sandbox } from './handler.js';
 export { startSandbox } from './server.js';

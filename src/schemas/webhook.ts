@@ -125,7 +125,7 @@ const credential = lazy(() =>
  * sandbox reads (`username`, `password`; `key`, `headerName`) are suggested, none is required, and
  * other members pass through.
  */
-const authenticationInputSchema = lazy(() =>
+const authenticationInputSchema = lazy((): z.ZodType<WebhookAuthenticationParams, WebhookAuthenticationParams> =>
   z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('none') }),
     z.strictObject({ type: z.literal('bearer'), token: credential() }),
@@ -149,7 +149,42 @@ const authenticationInputSchema = lazy(() =>
   ]),
 );
 
-export type WebhookAuthenticationParams = z.input<ReturnType<typeof authenticationInputSchema>>;
+/** The service sends no credential to your endpoint. */
+export interface WebhookNoAuthentication {
+  type: 'none';
+}
+
+/** The service sends `Authorization: Bearer <token>`. */
+export interface WebhookBearerAuthentication {
+  type: 'bearer';
+  /** The token itself (never the masked `***ENCRYPTED***` a read answers). */
+  token: string;
+}
+
+/** The service sends HTTP Basic credentials. Members beyond these two pass through to the server. */
+export interface WebhookBasicAuthentication {
+  type: 'basic';
+  username?: string | undefined;
+  password?: string | undefined;
+  [member: string]: unknown;
+}
+
+/** The service sends a key in a header of your choice. Members beyond these two pass through to the server. */
+export interface WebhookApiKeyAuthentication {
+  type: 'api_key';
+  /** The key itself. */
+  key?: string | undefined;
+  /** The header that carries it, e.g. `X-Api-Key`. */
+  headerName?: string | undefined;
+  [member: string]: unknown;
+}
+
+/**
+ * How the webhook service authenticates to your endpoint (spec part 5 rule 8), as sent in
+ * `create()` and `update()`: replaced whole on update.
+ */
+export type WebhookAuthenticationParams =
+  WebhookNoAuthentication | WebhookBearerAuthentication | WebhookBasicAuthentication | WebhookApiKeyAuthentication;
 
 const webhookUrlsInputSchema = lazy(() =>
   z.strictObject({

@@ -1,6 +1,21 @@
 /**
  * `mobile-partner-sdk/webhooks`: the receiving side only — signatures, typed events, framework
  * adapters, deduplication and the live voice stream. Pulls in no client code.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createNodeHandler } from 'mobile-partner-sdk/webhooks';
+ *
+ * const handler = createNodeHandler({
+ *   secret: process.env.WEBHOOK_SIGNING_SECRET ?? '',
+ *   onEvent: (event) => console.log(event.type, event.data),
+ * });
+ * createServer(handler).listen(3000);
+ * ```
+ *
+ * @packageDocumentation
+ * @module mobile-partner-sdk/webhooks
  */
 // Everything that runs on web standards alone, as the workerd and edge-light builds get it.
 export * from './web.js';
