@@ -102,6 +102,7 @@ export type { SignOptions } from './webhooks/sign.js';
 export type { ConstructEventOptions } from './webhooks/event-body.js';
 export type {
   DeliveryInfo,
+  JsonObject,
   SmsEvent,
   SmsEventData,
   UnknownEvent,
@@ -109,6 +110,7 @@ export type {
   VoiceTestCompletedData,
   VoiceTestCompletedEvent,
   WebhookEvent,
+  WebhookEventBase,
   WebhookEventType,
   WebhookTestEvent,
 } from './webhooks/event-types.js';

@@ -23,7 +23,7 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  *
  * const client = new PartnerClient();
  * try {
- *   await client.sims.retrieve('8944500000000000001');
+ *   await client.sims.retrieveSubscription('8944500000000000001');
  * } catch (error) {
  *   if (error instanceof ApiError) console.log(error.status, error.code);
  *   else if (error instanceof ConnectionError) console.log('no answer; sent:', !error.requestNotSent);

@@ -25,9 +25,8 @@ export interface RequestOptions {
 /** The methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-type QueryValue = string | number | boolean | null | undefined;
 /** Query parameters by wire name; `undefined` and `null` values are left out, the rest sent as text. */
-export type Query = Record<string, QueryValue>;
+export type Query = Record<string, string | number | boolean | null | undefined>;
 
 /** What one route of the API is: declared once per endpoint by a resource. */
 export interface RouteDefinition<T> {

@@ -7,9 +7,13 @@ import { ConfigurationError } from '../core/errors.js';
  * methods works.
  */
 export interface RedisConnection {
+  /** `EVALSHA`: runs a script Redis already holds (the limiter's admission and settle scripts). */
   evalsha(sha1: string, numkeys: number, ...args: Array<string | number>): Promise<unknown>;
+  /** `EVAL`: loads and runs a script, when `EVALSHA` answers `NOSCRIPT`. */
   eval(script: string, numkeys: number, ...args: Array<string | number>): Promise<unknown>;
+  /** `SET key value PX ms NX`: the dedupe store's claim. */
   set(key: string, value: string, millisecondsToken: 'PX', milliseconds: number, nx: 'NX'): Promise<'OK' | null>;
+  /** `DEL`: the dedupe store's release. */
   del(...keys: string[]): Promise<number>;
 }
 

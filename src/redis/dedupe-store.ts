@@ -3,6 +3,7 @@ import { ConfigurationError } from '../core/errors.js';
 import type { DedupeStore } from '../webhooks/dedupe.js';
 import { checkConnection, checkNamespace, type RedisConnection, withTimeout } from './connection.js';
 
+/** Options of {@link RedisDedupeStore}. */
 export interface RedisDedupeStoreOptions {
   /** An ioredis `Redis` or `Cluster`; shared, never closed by the store. */
   redis: RedisConnection;

@@ -12,7 +12,7 @@ import type { OperatorRecord, SandboxState, SimRecord, TransactionRecord } from 
 
 export type * from './state/types.js';
 
-/** Admin-tier keys may send SMS and submit port-ins; standard keys may not (spec part 5 rule 5). */
+/** @internal Admin-tier keys may send SMS and submit port-ins; standard keys may not (spec part 5 rule 5). */
 export type KeyTier = 'admin' | 'standard';
 
 interface SandboxVariables {
@@ -39,14 +39,14 @@ export type SandboxCtx = Context<SandboxEnv>;
 export type SandboxPlugin = (app: SandboxApp, ctx: SandboxContext) => void;
 
 /**
- * The request context the answer helpers take: the route handler's own context (a Hono
+ * @internal The request context the answer helpers take: the route handler's own context (a Hono
  * `Context` satisfies it).
  */
 export interface SandboxRequestContext {
   readonly req: { readonly raw: Request };
 }
 
-/** A status the sandbox may answer with a body: every registered code but 101, 204, 205 and 304. */
+/** @internal A status the sandbox may answer with a body: every registered code but 101, 204, 205 and 304. */
 export type SandboxStatusCode =
   | 100
   | 102
@@ -143,6 +143,11 @@ export interface SandboxTransactions {
   get(transactionId: string): TransactionRecord | undefined;
 }
 
+/**
+ * @internal The state and helpers the sandbox's route modules share (`sandbox.ctx`). For the
+ * sandbox's own routes and its tests; not a stable API: drive the sandbox through its control
+ * methods or the `/_sandbox/` routes instead.
+ */
 export interface SandboxContext {
   clock: SandboxClock;
   rng: SandboxRng;

@@ -4,7 +4,6 @@
  * route and does the same thing; where the route answers 400, the method throws a TypeError (a
  * RangeError for a number out of bounds) naming the field and, for unknown members, the allowed ones.
  */
-import type { z } from 'zod';
 import type { SandboxContext } from './context.js';
 import { inProcessError, parseInProcess } from './control-body.js';
 import {
@@ -17,7 +16,7 @@ import {
   timeView,
   type SandboxTime,
 } from './control.js';
-import type { ForceRegistry, ForceRule, forceRuleSchema } from './middleware/force.js';
+import type { ForceRegistry, ForceRule, ForceRuleInput } from './middleware/force.js';
 import type { TokenStore } from './middleware/tokens.js';
 import type { SandboxAccount } from './options.js';
 import {
@@ -31,9 +30,9 @@ import {
 import type { WebhookControls } from './webhooks/index.js';
 import { voiceQualityTestSchema, type VoiceQualityTestInput, type VoiceQualityTestResult } from './webhooks/voice-quality-routes.js';
 
-export type ForceRuleInput = z.input<typeof forceRuleSchema>;
 export type {
   ForceRule,
+  ForceRuleInput,
   SandboxTime,
   SmsEventInput,
   SmsEventResult,
@@ -43,6 +42,11 @@ export type {
   VoiceQualityTestResult,
 };
 
+/**
+ * The control API as methods of the sandbox object: the same checks and effects as the
+ * `/_sandbox/` routes, without HTTP. A bad input throws a `TypeError` (a `RangeError` for a number
+ * out of bounds) naming the field.
+ */
 export interface SandboxControlMethods {
   /** POST /_sandbox/force: answers the next matching calls as the rule says. */
   force(rule: ForceRuleInput): ForceRule;

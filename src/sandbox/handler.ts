@@ -41,6 +41,7 @@ import { hubOf } from './inspector/hub.js';
 import { registerInspectorRoutes } from './inspector/routes.js';
 import { transactionView } from './inspector/transactions.js';
 
+/** What an adapter knows of a request beyond the WHATWG `Request`: for {@link Sandbox.handler}. */
 export interface HandleInit {
   /**
    * The request-target's path exactly as received. WHATWG URL parsing folds `%2E%2E` segments
@@ -50,10 +51,18 @@ export interface HandleInit {
   rawPath?: string;
 }
 
+/**
+ * A sandbox without a server, from {@link createSandbox}: its WHATWG `handler` answers requests
+ * in process (mount it in msw, Hono or a test), and its control methods drive it.
+ */
 export interface Sandbox extends SandboxControlMethods {
+  /** Answers one request as the API would: `fetch`-shaped, for msw, a framework or a test. */
   handler: (request: Request, init?: HandleInit) => Promise<Response>;
+  /** @internal The shared state of the route modules; see {@link SandboxContext}. */
   ctx: SandboxContext;
+  /** The admin and standard key pairs the sandbox accepts. */
   credentials: SandboxCredentials;
+  /** Ids of seeded records worth knowing in tests (a known ICCID, plan, member …). */
   fixtures: SandboxFixtures;
   /** The request log (what GET /_sandbox/requests answers). */
   requests(): LoggedRequest[];
@@ -87,6 +96,20 @@ function credentialsFor(seed: number, fixed: Partial<SandboxCredentials> = {}): 
   };
 }
 
+/**
+ * A sandbox in process, without listening on anything: answer requests with its `handler`
+ * (an msw handler, a framework route, a test's fetch). Same seed, same data.
+ *
+ * @example
+ * ```ts
+ * import { createSandbox } from 'mobile-partner-sdk/sandbox';
+ *
+ * const sandbox = createSandbox({ seed: 7 });
+ * const answer = await sandbox.handler(new Request('http://sandbox.test/api/v1.1/plans'));
+ * console.log(answer.status); // 401: the plans need a token
+ * await sandbox.close();
+ * ```
+ */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const resolved = resolveOptions(options);
   const clock = createClock(resolved.startMs, resolved.timeScale);

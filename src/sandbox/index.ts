@@ -36,5 +36,8 @@ export type {
   VoiceQualityTestInput,
   VoiceQualityTestResult,
 } from './control-methods.js';
-export type { LoggedRequest } from './middleware/request-log.js';
+export type { EventDelivery } from './webhooks/event-routes.js';
+export type { SmsEventBody, VoiceEventBody } from './webhooks/event-bodies.js';
+export type { VoiceTestCompletedBody } from './webhooks/voice-quality.js';
+export type { LoggedRateLimit, LoggedRequest } from './middleware/request-log.js';
 export type { KeyTier, SandboxContext, SandboxRequestContext, SandboxStatusCode } from './context.js';

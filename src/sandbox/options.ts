@@ -54,12 +54,15 @@ const DEFAULT_HANG_MS = 30_000;
 /** Same ceiling as a forced rule's `delayMs`. */
 export const MAX_HANG_MS = 600_000;
 
+/** The key pairs a sandbox accepts; derived from the seed unless fixed in {@link SandboxOptions.credentials}. */
 export interface SandboxCredentials {
-  /** Admin-tier credential. */
+  /** Admin-tier key. */
   key: string;
+  /** Admin-tier secret. */
   secret: string;
-  /** Non-admin credential: POST /api/v1.1/sms and POST /api/v3/port-in answer 403. */
+  /** Non-admin key: POST /api/v1.1/sms and POST /api/v3/port-in answer 403. */
   standardKey: string;
+  /** Non-admin secret. */
   standardSecret: string;
 }
 
@@ -98,6 +101,7 @@ export interface SandboxAccount {
 
 const DEFAULT_ACCOUNT: Readonly<SandboxAccount> = { apiAccess: true, customerMissing: false };
 
+/** Options of {@link createSandbox} and {@link startSandbox}: the seed, the clock, limits and faults. */
 export interface SandboxOptions {
   /** Same seed → same ICCIDs, numbers, members, plans, credentials. Default 42. */
   seed?: number;
@@ -132,10 +136,11 @@ export interface SandboxOptions {
   account?: Partial<SandboxAccount>;
 }
 
+/** Options of {@link startSandbox}: the sandbox's, and where to listen. */
 export interface StartSandboxOptions extends SandboxOptions {
-  /** 0 (default) picks a free port. */
+  /** The port; 0 (default) picks a free port. */
   port?: number;
-  /** Default 127.0.0.1. */
+  /** The address; default 127.0.0.1. */
   host?: string;
 }
 

@@ -7,15 +7,19 @@ import { createSandbox } from './handler.js';
 import type { StartSandboxOptions } from './options.js';
 import { pathOfTarget } from './paths.js';
 
+/** A sandbox listening over HTTP, from {@link startSandbox}: where it is, its credentials, and its control methods. */
 export interface SandboxHandle extends Sandbox {
   /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */
   url: string;
+  /** The port it listens on. */
   port: number;
-  /** Admin-tier credential. */
+  /** Admin-tier key. */
   key: string;
+  /** Admin-tier secret. */
   secret: string;
-  /** Non-admin credential. */
+  /** Standard-tier key: SMS and port-in submission answer 403. */
   standardKey: string;
+  /** Standard-tier secret. */
   standardSecret: string;
 }
 
@@ -130,6 +134,23 @@ async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res
   res.end(method === 'HEAD' ? undefined : payload);
 }
 
+/**
+ * Starts a sandbox listening on 127.0.0.1 (a free port unless `port` is given). Close it with
+ * `close()`. Same seed, same data; its `url`, `key` and `secret` go to a `PartnerClient`.
+ *
+ * @example
+ * ```ts
+ * import { PartnerClient } from 'mobile-partner-sdk';
+ * import { startSandbox } from 'mobile-partner-sdk/sandbox';
+ *
+ * const sandbox = await startSandbox();
+ * const client = new PartnerClient({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret });
+ * const subscription = await client.sims.retrieveSubscription(sandbox.fixtures.physicalIccid);
+ * console.log(subscription);
+ * await client.close();
+ * await sandbox.close();
+ * ```
+ */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<SandboxHandle> {
   const sandbox = createSandbox(options);
   const host = options.host ?? '127.0.0.1';

@@ -18,6 +18,7 @@ export interface DedupeStore {
   delete?(key: string): Promise<void>;
 }
 
+/** Options of {@link MemoryDedupeStore}. */
 export interface MemoryDedupeStoreOptions {
   /** Most keys kept; the oldest go first when full. Default 10,000. */
   maxEntries?: number;
@@ -35,6 +36,7 @@ export class MemoryDedupeStore implements DedupeStore {
     this.#maxEntries = Math.max(1, options.maxEntries ?? 10_000);
   }
 
+  /** Keys held now, expired ones not yet dropped included. */
   get size(): number {
     return this.#expiresAt.size;
   }
@@ -67,7 +69,9 @@ export class MemoryDedupeStore implements DedupeStore {
   }
 }
 
+/** Options of {@link createDeduplicator}. */
 export interface DedupeOptions {
+  /** Where seen keys live; default a {@link MemoryDedupeStore} (one process). For a fleet, `RedisDedupeStore`. */
   store?: DedupeStore;
   /** How long a key is remembered. Default 24 hours, well past the longest retry schedule (spec part 8). */
   ttlMs?: number;
@@ -79,6 +83,10 @@ export interface DedupeOptions {
   key?: (event: WebhookEvent) => string | undefined;
 }
 
+/**
+ * Turns at-least-once deliveries into once-only processing per key. Give it to an adapter as
+ * `dedupe`, or call `claim()` before and `release()` after a failed handling yourself.
+ */
 export interface Deduplicator {
   /** True the first time an event's key is seen (process it); false for a repeat delivery. */
   claim(event: WebhookEvent): Promise<boolean>;
@@ -88,6 +96,10 @@ export interface Deduplicator {
 
 export { DEFAULT_DEDUPE_TTL_MS };
 
+/**
+ * The key {@link createDeduplicator} uses by default: a `voice.test.completed` event's `id`;
+ * undefined (never deduplicated) for other events, which carry no id.
+ */
 export function defaultDedupeKey(event: WebhookEvent): string | undefined {
   return event.type === 'voice.test.completed' ? event.id : undefined;
 }

@@ -4,6 +4,7 @@ import { classifyEvent, jsonObjectSchema, smsEventSchema, voiceTestCompletedSche
 import type { RawBody } from './raw-body.js';
 import type { VerifyOptions } from './signature-check.js';
 
+/** Options of {@link constructEvent} and {@link constructEventAsync}: the verification's, and how to read the body. */
 export interface ConstructEventOptions extends VerifyOptions {
   /**
    * What a delivery that names no known event is (for a receiver that only serves `messageUrl`

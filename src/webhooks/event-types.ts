@@ -5,12 +5,20 @@ import * as z from 'zod';
  * voice events, and every field of voice.test.completed but `id`, are "not shown": they are
  * open objects so that new fields pass through untouched.
  */
-export const jsonObjectSchema = z.looseObject({});
-export type JsonObject = z.infer<typeof jsonObjectSchema>;
+export const jsonObjectSchema = z.looseObject({}) satisfies z.ZodType<JsonObject>;
+/** A JSON object whose fields the spec does not show: every field passes through, untyped. */
+export interface JsonObject {
+  [field: string]: unknown;
+}
 
 /** spec part 6, voice.test.completed rule 2: receivers deduplicate on `id`. */
-export const voiceTestCompletedSchema = z.looseObject({ id: z.string().min(1) });
-export type VoiceTestCompletedData = z.infer<typeof voiceTestCompletedSchema>;
+export const voiceTestCompletedSchema = z.looseObject({ id: z.string().min(1) }) satisfies z.ZodType<VoiceTestCompletedData>;
+/** The body of a `voice.test.completed` delivery: its `id`, and the report's other fields (not shown in the spec) as sent. */
+export interface VoiceTestCompletedData {
+  /** The event id; receivers deduplicate on it (spec part 6). */
+  id: string;
+  [field: string]: unknown;
+}
 
 /**
  * The body of an inbound SMS event. The spec does not show it (part 6), so these are the fields
@@ -60,27 +68,48 @@ export interface DeliveryInfo {
   timestamp: number;
 }
 
-interface EventBase<Type extends WebhookEventType, Data> {
+/** What every {@link WebhookEvent} has: its kind, its name as received, its body and its delivery metadata. */
+export interface WebhookEventBase<Type extends WebhookEventType, Data> {
+  /** The kind: branch on it (`switch (event.type)`) to narrow `data`. */
   type: Type;
   /** The event name as received, e.g. `sms.received`; undefined when the delivery named none. */
   name: string | undefined;
   /** The whole parsed body. */
   data: Data;
+  /** Headers of the delivery that carried it. */
   delivery: DeliveryInfo;
 }
 
-export interface VoiceTestCompletedEvent extends EventBase<'voice.test.completed', VoiceTestCompletedData> {
+/** A voice-quality test report (spec part 6), deduplicated on `id`. */
+export interface VoiceTestCompletedEvent extends WebhookEventBase<'voice.test.completed', VoiceTestCompletedData> {
   /** The event id to deduplicate on. */
   id: string;
 }
-export type WebhookTestEvent = EventBase<'webhook.test', JsonObject>;
+/** The synthetic delivery of `client.webhooks.test()`. */
+export type WebhookTestEvent = WebhookEventBase<'webhook.test', JsonObject>;
 /** An inbound SMS event of an operator webhook; see {@link SmsEventData} for what its body is known to hold. */
-export type SmsEvent = EventBase<'sms', SmsEventData>;
+export type SmsEvent = WebhookEventBase<'sms', SmsEventData>;
 /** An inbound voice event of an operator webhook (body not shown in the spec). */
-export type VoiceEvent = EventBase<'voice', JsonObject>;
+export type VoiceEvent = WebhookEventBase<'voice', JsonObject>;
 /** A delivery whose name the SDK does not know yet; the body is kept as parsed. */
-export type UnknownEvent = EventBase<'unknown', unknown>;
+export type UnknownEvent = WebhookEventBase<'unknown', unknown>;
 
+/**
+ * A verified delivery, sorted by kind. Narrow it on `type`:
+ *
+ * @example
+ * ```ts
+ * import type { WebhookEvent } from 'mobile-partner-sdk';
+ *
+ * function handle(event: WebhookEvent): void {
+ *   switch (event.type) {
+ *     case 'sms': console.log(event.data.from, event.data.text); break;
+ *     case 'voice.test.completed': console.log(event.id); break;
+ *     case 'voice': case 'webhook.test': case 'unknown': break;
+ *   }
+ * }
+ * ```
+ */
 export type WebhookEvent = VoiceTestCompletedEvent | WebhookTestEvent | SmsEvent | VoiceEvent | UnknownEvent;
 
 /** Fields of the body that may carry the event name, in the order they are tried. */

@@ -15,6 +15,7 @@ export class PcmDecoder {
     return this.#carry === undefined ? 0 : 1;
   }
 
+  /** The whole samples of `frame` (with a byte carried from the previous frame); an odd last byte waits for the next. */
   decode(frame: Uint8Array): Int16Array {
     if (frame.byteLength === 0) return new Int16Array(0);
     const carried = this.#carry === undefined ? 0 : 1;

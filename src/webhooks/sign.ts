@@ -2,6 +2,7 @@ import { hmacSha256Hex } from './hmac.js';
 import { WebhookSignatureError } from '../core/errors.js';
 import { toRawBytes, type RawBody } from './raw-body.js';
 
+/** Options of {@link signPayload}. */
 export interface SignOptions {
   /** Unix seconds to sign with; default now. */
   timestamp?: number;

@@ -24,6 +24,7 @@ export type WebhookSecretSource = WebhookSecret | (() => WebhookSecret);
  */
 export type AsyncWebhookSecretSource = WebhookSecret | (() => WebhookSecret | PromiseLike<WebhookSecret>);
 
+/** Options of {@link verifySignature} and {@link verifySignatureAsync}. */
 export interface VerifyOptions {
   /** Largest accepted distance, in either direction, between the signed timestamp and now. Default 300 (spec part 6 rule 3). */
   toleranceSeconds?: number;
@@ -36,6 +37,7 @@ export interface VerifyOptions {
   maxHeaderLength?: number;
 }
 
+/** What a successful verification tells: when the delivery was signed, and with which secret. */
 export interface VerifiedSignature {
   /** The signed timestamp, unix seconds. */
   timestamp: number;

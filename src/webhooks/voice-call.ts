@@ -16,24 +16,36 @@ export interface VoiceSocket {
   readonly OPEN: number;
   readonly CONNECTING: number;
   readonly isPaused: boolean;
+  /** Each message received. */
   on(event: 'message', listener: (data: VoiceSocketData, isBinary: boolean) => void): unknown;
+  /** A socket error; the socket closes after it. */
   on(event: 'error', listener: (error: Error) => void): unknown;
+  /** The connection closed, with the close frame's code and reason. */
   once(event: 'close', listener: (code: number, reason: Buffer) => void): unknown;
+  /** Stops reading from the socket (backpressure). */
   pause(): void;
+  /** Reads again after `pause()`. */
   resume(): void;
+  /** Starts the closing handshake. */
   close(code?: number, reason?: string): void;
+  /** Destroys the connection at once. */
   terminate(): void;
 }
 
 /** The JSON frame the service sends first; its content is not shown in the spec (part 6), so it is open. */
 export type VoiceHandshake = JsonObject;
 
+/**
+ * One frame of a {@link VoiceCall}: the service's JSON handshake first, then audio as 16-bit
+ * signed samples at 8 kHz mono; a text frame after the handshake is a `message`.
+ */
 export type VoiceStreamFrame =
   | { type: 'handshake'; data: VoiceHandshake }
   | { type: 'audio'; samples: Int16Array }
   /** A text frame after the handshake, parsed when it is JSON. */
   | { type: 'message'; data: unknown };
 
+/** Options of {@link VoiceCall}. */
 export interface VoiceCallOptions {
   /** Frames buffered before the socket is paused until the consumer catches up. Default 256 (~several seconds of audio). */
   maxQueuedFrames?: number;
@@ -196,6 +208,7 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
     this.#end();
   }
 
+  /** The call's frames in order: `for await (const frame of call)`. Ends when the connection closes. */
   [Symbol.asyncIterator](): AsyncIterator<VoiceStreamFrame> {
     return {
       next: () => this.#next(),

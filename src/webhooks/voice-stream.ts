@@ -30,6 +30,7 @@ function loadWs(): Promise<WsModule> {
   return wsModule;
 }
 
+/** Options of {@link VoiceStreamReceiver}. */
 export interface VoiceStreamOptions extends VoiceCallOptions {
   /** Only upgrades to this path are taken (query string ignored); default any path. */
   path?: string;
@@ -177,20 +178,27 @@ export class VoiceStreamReceiver {
   }
 }
 
+/** Options of {@link createVoiceStreamServer}: the receiver's, and where to listen. */
 export interface VoiceStreamServerOptions extends VoiceStreamOptions {
-  /** Default 0 (any free port). */
+  /** The port to listen on; default 0 (any free port). */
   port?: number;
-  /** Default 127.0.0.1; use 0.0.0.0 to accept the service from outside the host. */
+  /** The address to listen on; default 127.0.0.1; use 0.0.0.0 to accept the service from outside the host. */
   host?: string;
 }
 
+/** A listening voice-stream server, from {@link createVoiceStreamServer}. */
 export interface VoiceStreamServer {
   /** `ws://host:port/path`, for the registration's voiceStreamUrl. */
   url: string;
+  /** The port it listens on. */
   port: number;
+  /** The Node HTTP server underneath. */
   server: Server;
+  /** The receiver attached to it. */
   receiver: VoiceStreamReceiver;
+  /** Each new call, as it connects; ends when the server closes. */
   calls(): AsyncGenerator<VoiceCall, void, undefined>;
+  /** Closes every call and the server. */
   close(): Promise<void>;
 }
 

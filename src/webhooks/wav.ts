@@ -2,10 +2,11 @@ import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { encodePcm16le, VOICE_SAMPLE_RATE } from './pcm.js';
 
+/** The format written by {@link toWav}, {@link writeWav} and {@link wavHeader}; samples are always 16-bit. */
 export interface WavOptions {
-  /** Default 8000, the voice stream's rate. */
+  /** Samples per second; default 8000, the voice stream's rate. */
   sampleRate?: number;
-  /** Default 1. */
+  /** Channels, interleaved; default 1. */
   channels?: number;
 }
 
@@ -33,10 +34,8 @@ export function wavHeader(dataBytes: number, options: WavOptions = {}): Buffer {
   return header;
 }
 
-type Samples = Iterable<Int16Array> | AsyncIterable<Int16Array>;
-
-/** A whole WAV file in memory. */
-export async function toWav(samples: Samples, options: WavOptions = {}): Promise<Buffer> {
+/** A whole WAV file in memory, from chunks of samples (such as `call.audio()` of a {@link VoiceCall}). */
+export async function toWav(samples: Iterable<Int16Array> | AsyncIterable<Int16Array>, options: WavOptions = {}): Promise<Buffer> {
   const parts: Buffer[] = [];
   let size = 0;
   for await (const frame of samples) {
@@ -62,7 +61,11 @@ function waitWritable(stream: Writable, chunk: Buffer): Promise<void> {
  * are filled in at the end, so a long call never sits in memory; to a stream, which cannot be
  * rewound, the samples are gathered first. Returns the number of samples written.
  */
-export async function writeWav(destination: string | Writable, samples: Samples, options: WavOptions = {}): Promise<number> {
+export async function writeWav(
+  destination: string | Writable,
+  samples: Iterable<Int16Array> | AsyncIterable<Int16Array>,
+  options: WavOptions = {},
+): Promise<number> {
   if (typeof destination !== 'string') {
     const file = await toWav(samples, options);
     await waitWritable(destination, file);

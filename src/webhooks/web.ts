@@ -25,6 +25,7 @@ export type {
   VoiceTestCompletedData,
   VoiceTestCompletedEvent,
   WebhookEvent,
+  WebhookEventBase,
   WebhookEventType,
   WebhookTestEvent,
 } from './event-types.js';

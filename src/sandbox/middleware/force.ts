@@ -32,9 +32,51 @@ export const forceRuleSchema = z.object({
   reset: z.boolean().optional(),
   resetAfter: z.boolean().optional(),
   times: z.number().int().min(1).default(1),
-});
+}) satisfies z.ZodType<Omit<ForceRule, 'id' | 'remaining'>, ForceRuleInput>;
 
-export type ForceRule = z.infer<typeof forceRuleSchema> & { id: string; remaining: number };
+/**
+ * A forced answer for `sandbox.force()` (and POST /_sandbox/force): the next `times` calls
+ * matching `method` and `path` get it. Of `reset`, `resetAfter`, `html` and `body`, the first set
+ * decides what is sent; with none, an error envelope of `status` and `code`.
+ */
+export interface ForceRuleInput {
+  /** `GET`, `POST` … or `'*'` (default) for any. */
+  method?: string | undefined;
+  /** A route template (`/api/v1.1/sims/{iccid}` or `:iccid`) or an exact raw path. */
+  path: string;
+  /** The status to answer; default 500 (502 with `html`). A 429 gets `Retry-After: 1` unless `headers` sets it. */
+  status?: number | undefined;
+  /** The error envelope's `code`; default the status's usual code. */
+  code?: string | undefined;
+  /** The error envelope's `message`. */
+  message?: string | undefined;
+  /** The error envelope's `details`. */
+  details?: Record<string, unknown> | undefined;
+  /** A JSON body sent as is instead of an envelope. */
+  body?: unknown;
+  /** A `text/html` body (a gateway's error page). */
+  html?: string | undefined;
+  /** Headers added to the answer. */
+  headers?: Record<string, string> | undefined;
+  /** Real milliseconds to wait first (at most 600 000); alone, it delays the route's own answer. */
+  delayMs?: number | undefined;
+  /** Destroy the socket before the route runs: nothing is applied. */
+  reset?: boolean | undefined;
+  /** Let the route run (the write is applied), then destroy the socket instead of answering. */
+  resetAfter?: boolean | undefined;
+  /** How many matching calls it applies to; default 1. */
+  times?: number | undefined;
+}
+
+/** A stored forced answer: its input with defaults applied, its id and the calls it has left. */
+export interface ForceRule extends ForceRuleInput {
+  /** The rule's id. */
+  id: string;
+  /** Matching calls it still applies to. */
+  remaining: number;
+  method: string;
+  times: number;
+}
 
 /** How many times the route of one tagged write answered 2xx, i.e. applied it. */
 interface CommittedWrite {

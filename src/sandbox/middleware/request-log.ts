@@ -50,16 +50,21 @@ export const REQUEST_LOG_CAPACITY = 2000;
 /** Bytes of a request or answer body kept per entry; a larger body is logged as a size note. */
 export const LOG_BODY_LIMIT_BYTES = 16 * 1024;
 
-interface LoggedRateLimit {
+/** The rate-limit state an answer reported in its headers. */
+export interface LoggedRateLimit {
   /** The limiter window the answer reports: 'account' or an endpoint key such as 'POST /api/v1.1/sms'. */
   window: string | null;
+  /** `X-RateLimit-Limit`. */
   limit: number | null;
+  /** `X-RateLimit-Remaining`. */
   remaining: number | null;
+  /** `X-RateLimit-Reset`, seconds until the window ends. */
   resetSeconds: number | null;
   /** Seconds the 429 answer asked to wait (Retry-After); null on other answers. */
   retryAfterSeconds: number | null;
 }
 
+/** One request as the sandbox's request log keeps it (`sandbox.requests()`, GET /_sandbox/requests), credentials masked. */
 export interface LoggedRequest {
   /** Increasing from 1 within a sandbox; not reused after a clear. */
   id: number;

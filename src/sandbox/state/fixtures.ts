@@ -1,6 +1,6 @@
-/** Identifiers with known traits, so tests and demos need not search the seeded data. */
 import type { SandboxState } from './types.js';
 
+/** Identifiers with known traits, so tests and demos need not search the seeded data. */
 export interface SandboxFixtures {
   /** Physical, ACTIVE, assigned to a user with a device, in group "Sales/East", on an operator with outbound SMS. */
   physicalIccid: string;

@@ -4,6 +4,7 @@
  */
 import type { RegistrationRecord } from './registrations.js';
 
+/** The body of the sandbox's inbound SMS deliveries (not shown in the spec: the sandbox's choice). */
 export interface SmsEventBody {
   event: 'sms.received';
   messageId: string;
@@ -15,11 +16,10 @@ export interface SmsEventBody {
   receivedAt: string;
 }
 
-type VoiceEventKind = 'incoming' | 'completed' | 'missed';
-
+/** The body of the sandbox's inbound voice deliveries (not shown in the spec: the sandbox's choice). */
 export interface VoiceEventBody {
   event: 'voice.call';
-  kind: VoiceEventKind;
+  kind: 'incoming' | 'completed' | 'missed';
   callId: string;
   operator: string;
   network: string;

@@ -17,7 +17,7 @@ export const smsEventControlSchema = closedObject({
   from: e164.optional(),
   to: e164.optional(),
   text: z.string().optional(),
-});
+}) satisfies z.ZodType<unknown, SmsEventInput>;
 
 export const voiceEventControlSchema = closedObject({
   operator: z.string().min(1),
@@ -26,7 +26,7 @@ export const voiceEventControlSchema = closedObject({
   to: e164.optional(),
   kind: z.enum(['incoming', 'completed', 'missed']).optional(),
   durationSeconds: z.number().int().min(0).optional(),
-});
+}) satisfies z.ZodType<unknown, VoiceEventInput>;
 
 /** spec part 6 rule 1: sms goes to messageUrl and callbackMessageUrl, voice to voiceUrl and callbackVoiceUrl. */
 const TARGETS = {
@@ -68,24 +68,59 @@ function randomNumber(domain: WebhookDomain): string {
   return `+1555${domain.ctx.rng.digits(7)}`;
 }
 
-export type SmsEventInput = z.input<typeof smsEventControlSchema>;
-export type VoiceEventInput = z.input<typeof voiceEventControlSchema>;
+/** An inbound SMS for `sandbox.sendSmsEvent()` (and POST /_sandbox/events/sms). */
+export interface SmsEventInput {
+  /** The operator of the registrations to deliver to. */
+  operator: string;
+  /** The network of the registrations to deliver to. */
+  network: string;
+  /** Sender, E.164; default a random number. */
+  from?: string | undefined;
+  /** Receiving line, E.164; default a line of that operator and network. */
+  to?: string | undefined;
+  /** The message text. */
+  text?: string | undefined;
+}
 
-interface EventDelivery {
+/** An inbound voice event for `sandbox.sendVoiceEvent()` (and POST /_sandbox/events/voice). */
+export interface VoiceEventInput {
+  /** The operator of the registrations to deliver to. */
+  operator: string;
+  /** The network of the registrations to deliver to. */
+  network: string;
+  /** Caller, E.164; default a random number. */
+  from?: string | undefined;
+  /** Called line, E.164; default a line of that operator and network. */
+  to?: string | undefined;
+  /** What happened to the call; default `'incoming'`. */
+  kind?: 'incoming' | 'completed' | 'missed' | undefined;
+  /** Length of a completed call. */
+  durationSeconds?: number | undefined;
+}
+
+/** One delivery an event started: to which registration and which of its URLs. */
+export interface EventDelivery {
+  /** The delivery's id in the delivery log. */
   deliveryId: string;
+  /** The registration it goes to. */
   webhookId: string;
+  /** Which of the registration's URLs. */
   target: WebhookUrlName;
 }
 
 /** What POST /_sandbox/events/sms answers and `sandbox.sendSmsEvent()` returns. */
 export interface SmsEventResult {
+  /** The body delivered (signed) to each subscriber. */
   event: SmsEventBody;
+  /** One per subscribed URL. */
   deliveries: EventDelivery[];
 }
 
 /** What POST /_sandbox/events/voice answers and `sandbox.sendVoiceEvent()` returns. */
 export interface VoiceEventResult {
+  /** The body delivered (signed) to each subscriber. */
   event: VoiceEventBody;
+  /** One per subscribed URL. */
   deliveries: EventDelivery[];
   /** Set when nothing was delivered because the line's plan has no voice. */
   skipped?: string;

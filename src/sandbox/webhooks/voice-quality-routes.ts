@@ -13,7 +13,15 @@ const addVoiceQualityWebhookSchema = closedObject({
 export const voiceQualityTestSchema = closedObject({
   iccid: z.string({ error: 'iccid is required' }).min(1, 'iccid is required'),
   mos: z.number().min(1).max(5).optional(),
-});
+}) satisfies z.ZodType<unknown, VoiceQualityTestInput>;
+
+/** A voice-quality test for `sandbox.runVoiceQualityTest()` (and POST /_sandbox/voice-quality/tests). */
+export interface VoiceQualityTestInput {
+  /** The line that calls the test number; must be on the account. */
+  iccid: string;
+  /** The mean opinion score to report, 1 to 5; default a seeded random one. */
+  mos?: number | undefined;
+}
 
 export function registerVoiceQualityRoutes(app: SandboxApp, domain: WebhookDomain, voiceQuality: VoiceQuality): void {
   const { ctx } = domain;
@@ -46,11 +54,11 @@ export function registerVoiceQualityRoutes(app: SandboxApp, domain: WebhookDomai
   });
 }
 
-export type VoiceQualityTestInput = z.input<typeof voiceQualityTestSchema>;
-
 /** What POST /_sandbox/voice-quality/tests answers and `sandbox.runVoiceQualityTest()` returns. */
 export interface VoiceQualityTestResult {
+  /** The report delivered (signed) to each active voice-quality webhook. */
   event: VoiceTestCompletedBody;
+  /** One per active voice-quality webhook. */
   deliveries: Array<{ deliveryId: string; webhookId: string }>;
 }
 

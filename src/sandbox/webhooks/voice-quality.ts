@@ -29,6 +29,7 @@ export interface VoiceQualityDelivery {
 }
 
 /** The scored report; the spec shows only `id` (part 6), the rest is the sandbox's choice. */
+/** The `voice.test.completed` report the sandbox sends (the spec shows only `id`; these are the sandbox's fields). */
 export interface VoiceTestCompletedBody {
   id: string;
   event: 'voice.test.completed';

@@ -6,6 +6,10 @@ import type { ConstructEventOptions } from '../event-body.js';
 import type { DeliveryHeaders } from '../headers.js';
 import { checkSecrets, resolveSecretAsync, type AsyncWebhookSecretSource, type WebhookSecret } from '../signature-check.js';
 
+/**
+ * Options of the framework adapters ({@link createNodeHandler}, {@link webhookMiddleware},
+ * {@link createFetchHandler}): how a delivery is verified, handed to you and answered.
+ */
 export interface WebhookHandlerOptions extends Omit<ConstructEventOptions, 'now'> {
   /**
    * The registration's signingSecret, or several during a rotation; or a function returning

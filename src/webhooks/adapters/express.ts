@@ -5,6 +5,10 @@ import { handleNodeRequest, writeAnswer } from './node.js';
 /** The parts of an Express request the middleware reads; body parsers add `body` or `rawBody`. */
 export type ExpressLikeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
 
+/**
+ * The message of the error the Express middleware raises when a JSON parser consumed the body
+ * before it: the signature covers the raw bytes, so the route needs `express.raw()`.
+ */
 export const RAW_BODY_MISSING_MESSAGE =
   'the webhook route received a body already parsed as JSON, and the raw bytes the signature covers are gone. ' +
   'Mount express.raw({ type: "application/json" }) on the webhook route before the JSON parser, or keep the ' +
