@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // Build output and test artifacts, including the benchmark's own build of the package.
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.snapshot/**', 'test-artifacts/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.snapshot/**', 'test-artifacts/**', 'docs/reference/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

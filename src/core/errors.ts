@@ -31,6 +31,8 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  *   else throw error;
  * }
  * ```
+ *
+ * @group Errors
  */
 export class PartnerError extends Error {
   override name = 'PartnerError';
@@ -53,6 +55,8 @@ export class PartnerError extends Error {
 /**
  * A problem with the client's own configuration: an invalid option, missing baseUrl, key or
  * secret, or a refused plain-HTTP base URL.
+ *
+ * @group Errors
  */
 export class ConfigurationError extends PartnerError {
   override name = 'ConfigurationError';
@@ -109,6 +113,8 @@ function apiErrorMessage(init: ApiErrorInit): string {
  * Retried before it reaches you: a 429 always (after its `Retry-After`), and a 5xx other than
  * 501 and `DELIVERY_FAILED` when the call is safe to repeat (a GET, a route the spec marks
  * idempotent, or a write carrying an `idempotencyKey`). A 401 re-authenticates once.
+ *
+ * @group Errors
  */
 export class ApiError extends PartnerError {
   override name = 'ApiError';
@@ -163,33 +169,59 @@ export class ApiError extends PartnerError {
   }
 }
 
-/** 400: the server refused the input (`VALIDATION_ERROR`, `MISSING_FIELDS`, `IDEMPOTENCY_KEY_REUSED` …); `validationErrors` lists what. Not retried. */
+/**
+ * 400: the server refused the input (`VALIDATION_ERROR`, `MISSING_FIELDS`, `IDEMPOTENCY_KEY_REUSED` …); `validationErrors` lists what. Not retried.
+ *
+ * @group Errors
+ */
 export class BadRequestError extends ApiError {
   override name = 'BadRequestError';
 }
-/** 401 that persisted after one re-authentication, or a refused token exchange (wrong key or secret). Not retried further. */
+/**
+ * 401 that persisted after one re-authentication, or a refused token exchange (wrong key or secret). Not retried further.
+ *
+ * @group Errors
+ */
 export class AuthenticationError extends ApiError {
   override name = 'AuthenticationError';
 }
-/** 403 `FORBIDDEN`: the account may not do this. Not retried. */
+/**
+ * 403 `FORBIDDEN`: the account may not do this. Not retried.
+ *
+ * @group Errors
+ */
 export class PermissionDeniedError extends ApiError {
   override name = 'PermissionDeniedError';
 }
-/** 404: the resource does not exist (`SIM_NOT_FOUND`, `PLAN_NOT_FOUND`, `NOT_FOUND` …). Not retried. */
+/**
+ * 404: the resource does not exist (`SIM_NOT_FOUND`, `PLAN_NOT_FOUND`, `NOT_FOUND` …). Not retried.
+ *
+ * @group Errors
+ */
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
 }
-/** 409: the current state forbids it (`CONFLICT`, `ADMIN_ALREADY_EXISTS`, `SIM_GROUP_NOT_EMPTY` …). Not retried. */
+/**
+ * 409: the current state forbids it (`CONFLICT`, `ADMIN_ALREADY_EXISTS`, `SIM_GROUP_NOT_EMPTY` …). Not retried.
+ *
+ * @group Errors
+ */
 export class ConflictError extends ApiError {
   override name = 'ConflictError';
 }
-/** 422: well-formed input the server cannot act on. Not retried. */
+/**
+ * 422: well-formed input the server cannot act on. Not retried.
+ *
+ * @group Errors
+ */
 export class UnprocessableEntityError extends ApiError {
   override name = 'UnprocessableEntityError';
 }
 /**
  * 429 `RATE_LIMITED`, once retries are spent: every 429 is retried after its `Retry-After`
  * (capped by `maxServerWaitMs`), so this surfaces only when the limit held through `maxRetries`.
+ *
+ * @group Errors
  */
 export class RateLimitError extends ApiError {
   override name = 'RateLimitError';
@@ -203,17 +235,27 @@ export class RateLimitError extends ApiError {
     return { ...super.toJSON(), retryAfterSeconds: this.retryAfterSeconds };
   }
 }
-/** A 5xx other than 501 and 502 `DELIVERY_FAILED` (a gateway's 502 included), once retries are spent. Retried first when the call is safe to repeat; on a write, check `mayHaveSucceeded`. */
+/**
+ * A 5xx other than 501 and 502 `DELIVERY_FAILED` (a gateway's 502 included), once retries are spent. Retried first when the call is safe to repeat; on a write, check `mayHaveSucceeded`.
+ *
+ * @group Errors
+ */
 export class InternalServerError extends ApiError {
   override name = 'InternalServerError';
 }
-/** 501 `NOT_IMPLEMENTED`: the server does not offer this operation. Not retried. */
+/**
+ * 501 `NOT_IMPLEMENTED`: the server does not offer this operation. Not retried.
+ *
+ * @group Errors
+ */
 export class NotImplementedError extends ApiError {
   override name = 'NotImplementedError';
 }
 /**
  * 502 with code DELIVERY_FAILED: a webhook test delivery failed (spec part 7). Not retried.
  * Any other 502 (a gateway's HTML page, another code) is an {@link InternalServerError}.
+ *
+ * @group Errors
  */
 export class DeliveryFailedError extends ApiError {
   override name = 'DeliveryFailedError';
@@ -229,7 +271,11 @@ function outcomeFields(error: ConnectionError | ClientClosedError): Record<strin
   };
 }
 
-/** The request never produced an HTTP answer: refused, reset, DNS failure, aborted socket. */
+/**
+ * The request never produced an HTTP answer: refused, reset, DNS failure, aborted socket.
+ *
+ * @group Errors
+ */
 export class ConnectionError extends PartnerError {
   override name = 'ConnectionError';
   readonly code: ClientErrorCode = 'CONNECTION_ERROR';
@@ -253,7 +299,11 @@ export class ConnectionError extends PartnerError {
   }
 }
 
-/** One attempt took longer than `timeoutMs`, or the whole call ran past its deadline. */
+/**
+ * One attempt took longer than `timeoutMs`, or the whole call ran past its deadline.
+ *
+ * @group Errors
+ */
 export class TimeoutError extends ConnectionError {
   override name = 'TimeoutError';
   override readonly code: ClientErrorCode = 'TIMEOUT';
@@ -271,6 +321,8 @@ export class TimeoutError extends ConnectionError {
  * The client was closed: a call made after `close()` or `destroy()`, or one cut by `destroy()`
  * or by `close({ timeoutMs })` running out, wherever it was (in flight, in a retry wait, in the
  * rate limiter's queue, waiting for a token).
+ *
+ * @group Errors
  */
 export class ClientClosedError extends PartnerError {
   override name = 'ClientClosedError';
@@ -295,6 +347,8 @@ export class ClientClosedError extends PartnerError {
  * following one would re-send the credentials or the bearer token to wherever `Location`
  * points. Nothing was re-sent, and the call is not retried. Only the target's origin is kept,
  * never the full `Location`, which may carry a secret.
+ *
+ * @group Errors
  */
 export class RedirectError extends PartnerError {
   override name = 'RedirectError';
@@ -323,6 +377,8 @@ export class RedirectError extends PartnerError {
  * An answer larger than the client reads: a body over `maxResponseBytes` (refused on its
  * Content-Length, or as soon as its bytes so far pass the limit, without buffering the rest),
  * or headers over the HTTP parser's limit. Not retried: the same answer would be as large again.
+ *
+ * @group Errors
  */
 export class ResponseTooLargeError extends PartnerError {
   override name = 'ResponseTooLargeError';
@@ -349,7 +405,11 @@ export class ResponseTooLargeError extends PartnerError {
   }
 }
 
-/** A body that is not the JSON envelope the spec promises (an HTML 502 from a proxy, a truncated body). */
+/**
+ * A body that is not the JSON envelope the spec promises (an HTML 502 from a proxy, a truncated body).
+ *
+ * @group Errors
+ */
 export class InvalidResponseError extends ApiError {
   override name = 'InvalidResponseError';
 }
@@ -366,7 +426,11 @@ function formatIssues(issues: readonly ValidationIssue[]): string {
   return issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
 }
 
-/** Bad input caught before any request was sent: nothing left the process. Not retried. */
+/**
+ * Bad input caught before any request was sent: nothing left the process. Not retried.
+ *
+ * @group Errors
+ */
 export class RequestValidationError extends PartnerError {
   override name = 'RequestValidationError';
   /** Always `'REQUEST_VALIDATION_ERROR'`. */
@@ -385,6 +449,8 @@ export class RequestValidationError extends PartnerError {
 /**
  * The server's data does not fit the schema of the route (with `validateResponses` on, the
  * default). The call itself succeeded on the server: a write was applied. Not retried.
+ *
+ * @group Errors
  */
 export class ResponseValidationError extends PartnerError {
   override name = 'ResponseValidationError';
@@ -420,7 +486,11 @@ export type WebhookSignatureFailureReason =
   | 'invalid_body'
   | 'invalid_payload';
 
-/** A webhook delivery failed verification; `reason` is machine-readable. */
+/**
+ * A webhook delivery failed verification; `reason` is machine-readable.
+ *
+ * @group Errors
+ */
 export class WebhookSignatureError extends PartnerError {
   override name = 'WebhookSignatureError';
   /** Always `'WEBHOOK_SIGNATURE_INVALID'`. */

@@ -9,6 +9,8 @@ import { type ClientErrorCode, type ErrorCode, PartnerError } from './errors.js'
  * An asynchronous operation ended FAILED (answered with HTTP 200, spec part 7 rule 3). Not
  * generic: `instanceof` would widen a type argument to `any`, so after
  * `error instanceof TransactionFailedError` the fields are concretely typed.
+ *
+ * @group Errors
  */
 export class TransactionFailedError extends PartnerError {
   override name = 'TransactionFailedError';
@@ -38,7 +40,11 @@ export class TransactionFailedError extends PartnerError {
   }
 }
 
-/** `wait()` gave up before the transaction reached a terminal status. Not generic, like {@link TransactionFailedError}. */
+/**
+ * `wait()` gave up before the transaction reached a terminal status. Not generic, like {@link TransactionFailedError}.
+ *
+ * @group Errors
+ */
 export class TransactionTimeoutError extends PartnerError {
   override name = 'TransactionTimeoutError';
   readonly code: ClientErrorCode = 'TRANSACTION_TIMEOUT';

@@ -9,9 +9,11 @@ interface TokenExchanger {
 }
 
 /**
- * POST /api/v1.1/auth/token (the path is `TOKEN_PATH` of core/auth.ts). Normally automatic: the
- * client exchanges and refreshes on its own. The transport owns the exchange, so the route, its
- * schema and the credentials live in one place.
+ * `client.auth`: the token exchange (POST /api/v1.1/auth/token). Normally automatic: the client
+ * exchanges before its first call and again before the token expires or after a 401. Call
+ * `token()` to check a key and secret at startup.
+ *
+ * @group Resources
  */
 export class Auth extends Resource {
   readonly #exchanger: TokenExchanger;

@@ -20,7 +20,11 @@ const topUp = asyncOperation({ path: '/api/v1.1/top-up', body: topUpParamsSchema
 /** Not shown in the spec, so whatever JSON value the server sends is kept as sent. */
 export type TopUpResult = unknown;
 
-/** `client.billing`: prepaid credit balance and top-ups (a top-up moves money: see `idempotencyKey`). */
+/**
+ * `client.billing`: prepaid credit balance and top-ups (a top-up moves money: see `idempotencyKey`).
+ *
+ * @group Resources
+ */
 export class Billing extends Resource {
   /** Prepaid credit per currency; 404 NOT_FOUND when the customer is missing. */
   retrieveCreditBalance(options?: RequestOptions): ApiPromise<CreditBalance> {

@@ -15,7 +15,11 @@ const assignDevice: Endpoint<DeviceAssignment> = {
   idempotent: true,
 };
 
-/** `client.devices`: assigning devices (by IMEI or MEID) to end users. */
+/**
+ * `client.devices`: assigning devices (by IMEI or MEID) to end users.
+ *
+ * @group Resources
+ */
 export class Devices extends Resource {
   /** Assigns a device (IMEI or MEID) to an end user by email (not a team member's). */
   assign(imei: string, body: DeviceAssignParams, options?: RequestOptions): ApiPromise<DeviceAssignment> {

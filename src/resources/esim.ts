@@ -22,7 +22,11 @@ const retrieveQr: Endpoint<EsimActivation> = {
 
 const provisioning = asyncOperation({ path: '/api/v1.1/esim', body: esimProvisionParamsSchema }, esimProvisioningResultSchema);
 
-/** `client.esim`: eSIM provisioning (asynchronous) and activation QR codes. */
+/**
+ * `client.esim`: eSIM provisioning (asynchronous) and activation QR codes.
+ *
+ * @group Resources
+ */
 export class Esim extends Resource {
   /** The activation QR of an eSIM (a read; it never regenerates the profile). 400 for a physical SIM. */
   retrieveQr(iccid: string, options?: RequestOptions): ApiPromise<EsimActivation> {

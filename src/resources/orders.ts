@@ -11,7 +11,11 @@ const retrieveOrder: Endpoint<Order> = {
   },
 };
 
-/** `client.orders`: order records. */
+/**
+ * `client.orders`: order records.
+ *
+ * @group Resources
+ */
 export class Orders extends Resource {
   /** An order record; its fields are not shown in the spec (an open object). 404 NOT_FOUND. */
   retrieve(id: string, options?: RequestOptions): ApiPromise<Order> {

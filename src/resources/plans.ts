@@ -31,7 +31,11 @@ const purchaseAsync = asyncOperation({ path: '/api/v3/plans/purchase', body: pla
 /** Not shown in the spec, so whatever JSON value the server sends is kept as sent. */
 export type PlanPurchaseResult = unknown;
 
-/** `client.plans`: the plan catalogue and plan purchases (synchronous v1.1, asynchronous v3). */
+/**
+ * `client.plans`: the plan catalogue and plan purchases (synchronous v1.1, asynchronous v3).
+ *
+ * @group Resources
+ */
 export class Plans extends Resource {
   /** A plan by its productId (the display name, which is the id; spaces are fine). */
   retrieve(planId: string, options?: RequestOptions): ApiPromise<Plan> {

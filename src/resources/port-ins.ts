@@ -47,7 +47,11 @@ const submitPortIn = asyncOperation({ path: '/api/v3/port-in', body: portInSubmi
 /** Not shown in the spec, so whatever JSON value the server sends is kept as sent. */
 export type PortInResult = unknown;
 
-/** `client.portIns`: bringing numbers from another operator: eligibility, submission (asynchronous) and the list of port-ins. */
+/**
+ * `client.portIns`: bringing numbers from another operator: eligibility, submission (asynchronous) and the list of port-ins.
+ *
+ * @group Resources
+ */
 export class PortIns extends Resource {
   /** A page of port-ins; `for await` walks all of them. */
   list(params?: PortInListParams, options?: RequestOptions): PagePromise<PortIn> {

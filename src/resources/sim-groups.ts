@@ -11,7 +11,11 @@ const retrieveSimGroup: Endpoint<SimGroup> = {
   },
 };
 
-/** `client.simGroups`: named groups of SIMs. */
+/**
+ * `client.simGroups`: named groups of SIMs.
+ *
+ * @group Resources
+ */
 export class SimGroups extends Resource {
   /** By exact, case-sensitive name; 404 SIM_GROUP_NOT_FOUND. */
   retrieve(name: string, options?: RequestOptions): ApiPromise<SimGroup> {

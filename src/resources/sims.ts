@@ -54,7 +54,11 @@ const renewNumber: Endpoint<RenewNumberResult> = {
   },
 };
 
-/** `client.sims`: the account's SIMs and eSIMs, their subscriptions and phone numbers. */
+/**
+ * `client.sims`: the account's SIMs and eSIMs, their subscriptions and phone numbers.
+ *
+ * @group Resources
+ */
 export class Sims extends Resource {
   /** A page of SIMs; `for await` walks all of them. */
   list(params?: SimListParams, options?: RequestOptions): PagePromise<Sim> {

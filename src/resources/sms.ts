@@ -15,7 +15,11 @@ const sendSms: Endpoint<SmsSendResult> = {
   idempotent: true,
 };
 
-/** `client.sms`: outbound SMS from the account's numbers. */
+/**
+ * `client.sms`: outbound SMS from the account's numbers.
+ *
+ * @group Resources
+ */
 export class Sms extends Resource {
   /** Sends an SMS from a provisioned number (Admin tier); 501 where the operator has no outbound SMS. */
   send(body: SmsSendParams, options?: RequestOptions): ApiPromise<SmsSendResult> {

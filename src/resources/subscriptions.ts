@@ -31,7 +31,11 @@ const cancelSubscription: Endpoint<SubscriptionCancellation> = {
   idempotent: true,
 };
 
-/** `client.subscriptions`: the subscriptions of the account's lines, and their cancellation. */
+/**
+ * `client.subscriptions`: the subscriptions of the account's lines, and their cancellation.
+ *
+ * @group Resources
+ */
 export class Subscriptions extends Resource {
   /** A page of subscriptions; the default filter ACTIVE also returns PENDING and CANCEL_SCHEDULED (spec part 3 rule 1). */
   list(params?: SubscriptionListParams, options?: RequestOptions): PagePromise<Subscription> {

@@ -45,7 +45,11 @@ const createTeamMember: Endpoint<TeamMemberCreated> = {
   },
 };
 
-/** Account admins (not end users: see `users`). */
+/**
+ * Account admins (not end users: see `users`).
+ *
+ * @group Resources
+ */
 export class TeamMembers extends Resource {
   /** A page of team members; `for await` walks all of them. */
   list(params?: TeamMemberListParams, options?: RequestOptions): PagePromise<TeamMember> {

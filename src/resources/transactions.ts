@@ -58,7 +58,11 @@ export function asyncOperation<R>(declaration: AcceptDeclaration, result: () => 
   };
 }
 
-/** `client.transactions`: the status of asynchronous operations, by transaction id (when the handle is gone, e.g. after a restart). */
+/**
+ * `client.transactions`: the status of asynchronous operations, by transaction id (when the handle is gone, e.g. after a restart).
+ *
+ * @group Resources
+ */
 export class Transactions extends Resource {
   /** One poll of an asynchronous operation's status. */
   retrieve(transactionId: string, options?: RequestOptions): ApiPromise<Transaction> {

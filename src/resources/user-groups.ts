@@ -12,7 +12,11 @@ const deleteUserGroup: Endpoint<UserGroupDeletion> = {
   idempotent: true,
 };
 
-/** `client.userGroups`: named groups of end users. */
+/**
+ * `client.userGroups`: named groups of end users.
+ *
+ * @group Resources
+ */
 export class UserGroups extends Resource {
   /** Soft delete by exact, case-sensitive name: status DELETED. */
   delete(name: string, options?: RequestOptions): ApiPromise<UserGroupDeletion> {

@@ -15,7 +15,11 @@ const listUsers: Endpoint<User[]> = {
   },
 };
 
-/** End users (employees), to whom SIMs and devices are assigned. */
+/**
+ * End users (employees), to whom SIMs and devices are assigned.
+ *
+ * @group Resources
+ */
 export class Users extends Resource {
   /** A page of end users; `for await` walks all of them. */
   list(params?: UserListParams, options?: RequestOptions): PagePromise<User> {

@@ -19,7 +19,11 @@ const listVoiceQualityWebhooks: Endpoint<VoiceQualityWebhook[]> = {
   },
 };
 
-/** Receivers of voice.test.completed reports. Creating them is not shown in the spec. */
+/**
+ * Receivers of voice.test.completed reports. Creating them is not shown in the spec.
+ *
+ * @group Resources
+ */
 export class VoiceQualityWebhooks extends Resource {
   /** A page of voice-quality report receivers; `for await` walks all of them. */
   list(params?: VoiceQualityWebhookListParams, options?: RequestOptions): PagePromise<VoiceQualityWebhook> {
@@ -27,7 +31,11 @@ export class VoiceQualityWebhooks extends Resource {
   }
 }
 
-/** `client.voiceQuality`: voice-quality tests and their report receivers. */
+/**
+ * `client.voiceQuality`: voice-quality tests and their report receivers.
+ *
+ * @group Resources
+ */
 export class VoiceQuality extends Resource {
   /** The receivers of `voice.test.completed` reports. */
   readonly webhooks: VoiceQualityWebhooks;

@@ -105,7 +105,11 @@ const redeliver: Endpoint<WebhookDelivery> = {
   },
 };
 
-/** The delivery log (metadata only: payloads and response bodies are never returned). */
+/**
+ * The delivery log (metadata only: payloads and response bodies are never returned).
+ *
+ * @group Resources
+ */
 export class WebhookDeliveries extends Resource {
   /**
    * A page of delivery records, newest first; `for await` walks every page when the answer
@@ -121,7 +125,11 @@ export class WebhookDeliveries extends Resource {
   }
 }
 
-/** Operator SMS and voice event registrations: one per account, operator and network. */
+/**
+ * Operator SMS and voice event registrations: one per account, operator and network.
+ *
+ * @group Resources
+ */
 export class Webhooks extends Resource {
   /** The delivery log of the account's webhooks. */
   readonly deliveries: WebhookDeliveries;
