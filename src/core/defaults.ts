@@ -1,6 +1,6 @@
 /**
  * Every default number of the SDK, each with why it is what it is. Modules import their defaults
- * from here; README's "Default numbers" table is held to this file by a test. Imports nothing.
+ * from here; the "Default numbers" table of docs/configuration.md is held to this file by a test. Imports nothing.
  */
 
 // ---- One call ----

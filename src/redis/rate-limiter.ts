@@ -11,7 +11,7 @@ import { type RedisConnection, withTimeout } from './connection.js';
 import { acquireScript, giveBackScript, pauseScript, releaseScript, renewScript } from './scripts.js';
 import { Nap, Waiter } from './waiters.js';
 
-/** What the limiter does when Redis does not answer: see the README's "Running a fleet". */
+/** What the limiter does when Redis does not answer: see docs/fleet.md. */
 export type StoreErrorPolicy = 'fail-open' | 'fail-closed';
 
 export interface RedisRateLimiterOptions extends RateLimitOptions {

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, root } from './built.js';
 
 /**
- * The packed tarball's limit, bytes (gzip, as `npm pack` reports it). 330 kB since the web build,
- * tracing and the fleet entry; the README, the largest single file (162 kB, ~45 kB of the
- * tarball), is what a shorter README with guides under docs/ would give back.
+ * The packed tarball's limit, bytes (gzip, as `npm pack` reports it): about 282 kB with the web
+ * build, tracing and the fleet entry. The guides under docs/ are not packed; the README is the
+ * front door only.
  */
-const MAX_PACKED_BYTES = 330_000;
+const MAX_PACKED_BYTES = 300_000;
 /** What a client-only install may bring: the package's dependencies and theirs. */
 const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod', 'p-retry', 'is-network-error'];
 

@@ -242,7 +242,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     status: 202,
     answer: { object: DELIVERY },
   },
-  // Known by name only: shapes documented in the sandbox README section
+  // Known by name only: shapes documented in docs/shapes.md
   {
     method: 'POST',
     template: '/api/v1.1/sims/{iccid}/renew-number',

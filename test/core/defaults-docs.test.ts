@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as defaults from '../../src/core/defaults.js';
 
-// README's "Default numbers" table, row label → the constant of src/core/defaults.ts it states.
+// The "Default numbers" table of docs/configuration.md, row label → the constant of src/core/defaults.ts it states.
 const rows: Record<string, keyof typeof defaults> = {
   '`timeoutMs`': 'DEFAULT_TIMEOUT_MS',
   '`maxRetries`': 'DEFAULT_MAX_RETRIES',
@@ -30,13 +30,13 @@ const rows: Record<string, keyof typeof defaults> = {
   'fleet longest poll': 'STORE_MAX_POLL_MS',
 };
 
-function readmeTable(): Map<string, string> {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme
+function guideTable(): Map<string, string> {
+  const page = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+  const section = page
     .split('### Default numbers')[1]
     ?.split('\n\n')
     .find((block) => block.startsWith('| Default |'));
-  if (!section) throw new Error('README has no "Default numbers" table');
+  if (!section) throw new Error('docs/configuration.md has no "Default numbers" table');
   const table = new Map<string, string>();
   for (const line of section.split('\n').slice(2)) {
     const [label, value] = line.split(' | ').map((cell) => cell.replace(/^\| /, '').trim());
@@ -45,8 +45,8 @@ function readmeTable(): Map<string, string> {
   return table;
 }
 
-describe("README's table of default numbers", () => {
-  const table = readmeTable();
+describe("the guide's table of default numbers", () => {
+  const table = guideTable();
 
   it('has one row per default of src/core/defaults.ts, and no other', () => {
     expect([...table.keys()].sort()).toEqual(Object.keys(rows).sort());

@@ -1,7 +1,7 @@
 /**
- * Holds the README's statements about the seeded account ("### The seed") to the sandbox itself,
+ * Holds docs/sandbox.md's statements about the seeded account ("### The seed") to the sandbox itself,
  * through the partner API, so prose and seed cannot drift apart: each fact is read out of the
- * README text, then checked by behaviour.
+ * guide's text, then checked by behaviour.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -9,17 +9,17 @@ import { useSandbox } from './helpers.js';
 
 const s = useSandbox({}, { resetEach: true });
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const guide = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
 const section = (() => {
-  const start = readme.indexOf('### The seed');
-  const end = readme.indexOf('\n### ', start + 1);
-  return readme.slice(start, end).replace(/\s+/g, ' ');
+  const start = guide.indexOf('### The seed');
+  const end = guide.indexOf('\n### ', start + 1);
+  return guide.slice(start, end).replace(/\s+/g, ' ');
 })();
 
 /** The first capture groups of `pattern` in the seed section; fails loudly when the wording changed. */
 function stated(pattern: RegExp): string[] {
   const match = pattern.exec(section);
-  if (!match) throw new Error(`the README's seed section no longer states ${pattern}`);
+  if (!match) throw new Error(`the sandbox guide's seed section no longer states ${pattern}`);
   return match.slice(1).map((g) => g ?? '');
 }
 
@@ -41,7 +41,7 @@ async function allSims(): Promise<Line[]> {
   }
 }
 
-describe("the README's seed section matches the seeded sandbox", () => {
+describe("the sandbox guide's seed section matches the seeded sandbox", () => {
   it('states the number of SIMs and of operators', async () => {
     const [simCount, operators] = stated(/`simCount` SIMs \((\d+) by default\), eSIM and physical, on (\w+) operators/);
     const sims = await allSims();

@@ -1,0 +1,84 @@
+/**
+ * Reading the project's Markdown as GitHub renders it: the pages (README.md and docs/*.md), their
+ * fenced code blocks, their links, and the anchors their headings get.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root } from '../package/built.js';
+
+export { root };
+
+/** README.md and every guide page, as paths relative to the repository root. */
+export function markdownPages(): string[] {
+  const guides = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`);
+  return ['README.md', ...guides.sort()];
+}
+
+export interface Fence {
+  /** The info string after the backticks, e.g. `ts` or `ts partial`. */
+  info: string;
+  /** 1-based line of the first line of code (the line after the opening fence). */
+  line: number;
+  code: string;
+}
+
+/** The fenced code blocks of a page, in order. */
+export function fences(text: string): Fence[] {
+  const found: Fence[] = [];
+  let open: { info: string; line: number; lines: string[] } | undefined;
+  text.split('\n').forEach((line, index) => {
+    if (open) {
+      if (/^```\s*$/.test(line)) {
+        found.push({ info: open.info, line: open.line, code: open.lines.join('\n') });
+        open = undefined;
+      } else {
+        open.lines.push(line);
+      }
+    } else {
+      const start = /^```(.*)$/.exec(line);
+      if (start) open = { info: (start[1] ?? '').trim(), line: index + 2, lines: [] };
+    }
+  });
+  return found;
+}
+
+/** The page's lines outside code fences, with their 1-based numbers. */
+export function proseLines(text: string): Array<{ line: number; text: string }> {
+  const prose: Array<{ line: number; text: string }> = [];
+  let inFence = false;
+  text.split('\n').forEach((line, index) => {
+    if (line.startsWith('```')) inFence = !inFence;
+    else if (!inFence) prose.push({ line: index + 1, text: line });
+  });
+  return prose;
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** Every anchor of a page: its headings' slugs, a repeated slug numbered `-1`, `-2` … as GitHub does. */
+export function anchors(text: string): Set<string> {
+  const seen = new Map<string, number>();
+  const result = new Set<string>();
+  for (const { text: line } of proseLines(text)) {
+    const heading = /^#{1,6} (.*)$/.exec(line);
+    if (!heading) continue;
+    const base = slug(heading[1] ?? '');
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    result.add(count === 0 ? base : `${base}-${count}`);
+  }
+  return result;
+}
+
+export function readPage(path: string): string {
+  return readFileSync(join(root, path), 'utf8');
+}
