@@ -55,26 +55,61 @@ export interface RawRequest<T> extends RequestOptions {
 const HTTP_METHODS: ReadonlySet<string> = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * The Partner API client. Constructing it does no I/O and schedules nothing; an invalid option
- * throws ConfigurationError naming it.
+ * The Partner API client: one per account and process, shared by all your code. Constructing it
+ * does no I/O and schedules nothing. Every call goes through one pipeline: token exchange and
+ * re-authentication, the client-side rate limiter, retries with backoff and `Retry-After`,
+ * `Idempotency-Key`s, timeouts, and typed results or typed errors.
+ *
+ * @throws {@link ConfigurationError} when an option is invalid, naming it.
+ * @example
+ * ```ts
+ * import { PartnerClient } from 'mobile-partner-sdk';
+ *
+ * const client = new PartnerClient({
+ *   baseUrl: 'https://partner.example.com',
+ *   key: process.env.PARTNER_API_KEY,
+ *   secret: process.env.PARTNER_API_SECRET,
+ * });
+ * const handle = await client.esim.provision({ planId: 'Business 5GB' });
+ * const done = await handle.wait();
+ * console.log(done.result.iccid);
+ * await client.close();
+ * ```
  */
 export class PartnerClient {
+  /** The token exchange; normally automatic. */
   readonly auth: Auth;
+  /** SIMs and eSIMs: the list, a line's subscription, number renewal. */
   readonly sims: Sims;
+  /** Subscriptions: the list and cancellation. */
   readonly subscriptions: Subscriptions;
+  /** Plans: the catalogue and purchases. */
   readonly plans: Plans;
+  /** eSIM provisioning and activation QR codes. */
   readonly esim: Esim;
+  /** Port-ins: eligibility, submission and the list. */
   readonly portIns: PortIns;
+  /** Credit balance and top-ups. */
   readonly billing: Billing;
+  /** Team members (account admins). */
   readonly teamMembers: TeamMembers;
+  /** Groups of SIMs. */
   readonly simGroups: SimGroups;
+  /** Groups of end users. */
   readonly userGroups: UserGroups;
+  /** Devices assigned to end users. */
   readonly devices: Devices;
+  /** Outbound SMS. */
   readonly sms: Sms;
+  /** Voice-quality report receivers. */
   readonly voiceQuality: VoiceQuality;
+  /** Webhook registrations and their delivery log. */
   readonly webhooks: Webhooks;
+  /** Asynchronous operations by transaction id. */
   readonly transactions: Transactions;
+  /** Order records. */
   readonly orders: Orders;
+  /** End users. */
   readonly users: Users;
   readonly #transport: HttpTransport;
 
@@ -100,7 +135,26 @@ export class PartnerClient {
     this.users = new Users(transport);
   }
 
-  /** Any path through the same pipeline: auth, limiter, retries, envelope, typed errors. */
+  /**
+   * Any path of the API through the same pipeline as the resources: auth, limiter, retries,
+   * envelope, typed errors. For an endpoint newer than this SDK, or a field it does not model.
+   *
+   * @throws {@link RequestValidationError} (as a rejection) for a bad method or a path with `?`,
+   * `#`, control characters or dot segments; nothing is sent.
+   * @example
+   * ```ts
+   * import * as z from 'zod';
+   * import { PartnerClient } from 'mobile-partner-sdk';
+   *
+   * const client = new PartnerClient();
+   * const member = await client.request({
+   *   method: 'GET',
+   *   path: '/api/v1.1/team-members/ada%40acme.example',
+   *   schema: z.object({ email: z.string() }).loose(),
+   * });
+   * console.log(member.email);
+   * ```
+   */
   request<T = unknown>(input: RawRequest<T>): ApiPromise<T> {
     const { method, path, query, body, schema, auth, envelope, idempotent, ...options } = input;
     let wirePath: string;

@@ -60,7 +60,7 @@ export class PartnerError extends Error {
  */
 export class ConfigurationError extends PartnerError {
   override name = 'ConfigurationError';
-  /** `'CONFIGURATION_ERROR'`. */
+  /** `'CONFIGURATION_ERROR'`, or `'INSECURE_TRANSPORT'` for credentials refused over plain `http://`. */
   readonly code: ClientErrorCode;
   /** The client option at fault (`'timeoutMs'`, `'defaultHeaders'`…), when one option is. */
   readonly option: string | undefined;
