@@ -64,6 +64,18 @@ const LOCAL = null;
  * one account keeps to the account's limits together (spec part 8). Keys are namespaced by a
  * digest of the account each client attaches with (never the key itself), and expire on their
  * own: a process that dies while holding slots frees them within one window.
+ *
+ * @throws {@link ConfigurationError} from the constructor when `redis` is not a client with the
+ * commands of {@link RedisConnection}, or an option is invalid.
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { PartnerClient } from 'mobile-partner-sdk';
+ * import { RedisRateLimiter } from 'mobile-partner-sdk/redis';
+ *
+ * const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { commandTimeout: 500, maxRetriesPerRequest: 1 });
+ * const client = new PartnerClient({ rateLimit: new RedisRateLimiter({ redis, onStoreError: 'fail-open' }) });
+ * ```
  */
 export class RedisRateLimiter implements RateLimiter {
   readonly #redis: RedisConnection;

@@ -104,7 +104,22 @@ export function defaultDedupeKey(event: WebhookEvent): string | undefined {
   return event.type === 'voice.test.completed' ? event.id : undefined;
 }
 
-/** At-least-once delivery made once-only per key (spec part 6: voice.test.completed rule 2, operator rule 3). */
+/**
+ * At-least-once delivery made once-only per key (spec part 6: voice.test.completed rule 2,
+ * operator rule 3). Give it to an adapter as `dedupe`: a repeat is answered 200 without calling
+ * `onEvent`, and a failed `onEvent` releases its key so the retry is handled.
+ *
+ * @example
+ * ```ts
+ * import { createDeduplicator, createNodeHandler } from 'mobile-partner-sdk/webhooks';
+ *
+ * const dedupe = createDeduplicator({
+ *   // SMS events carry no id: key them on fields that are unique together.
+ *   key: (event) => (event.type === 'sms' ? `${event.data.messageId}` : event.type === 'voice.test.completed' ? event.id : undefined),
+ * });
+ * const handler = createNodeHandler({ secret: process.env.WEBHOOK_SIGNING_SECRET ?? '', dedupe, onEvent: (event) => console.log(event.type) });
+ * ```
+ */
 export function createDeduplicator(options: DedupeOptions = {}): Deduplicator {
   const store = options.store ?? new MemoryDedupeStore();
   const ttlMs = options.ttlMs ?? DEFAULT_DEDUPE_TTL_MS;

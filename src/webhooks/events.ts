@@ -12,6 +12,16 @@ import { verifySignature } from './verify.js';
  * `invalid_payload`: one error class covers every reason to refuse a delivery.
  *
  * @throws {WebhookSignatureError} with a machine-readable `reason`.
+ * @example
+ * ```ts
+ * import type { IncomingHttpHeaders } from 'node:http';
+ * import { constructEvent } from 'mobile-partner-sdk';
+ *
+ * declare const rawBody: Buffer; // the body exactly as received
+ * declare const headers: IncomingHttpHeaders;
+ * const event = constructEvent(rawBody, headers, process.env.WEBHOOK_SIGNING_SECRET ?? '');
+ * if (event.type === 'voice.test.completed') console.log(event.id, event.data);
+ * ```
  */
 export function constructEvent(
   rawBody: RawBody,

@@ -19,6 +19,20 @@ const oneDigest: string[] = [''];
  * secret), so plain JavaScript callers get the same clear errors.
  *
  * @throws {WebhookSignatureError} with a machine-readable `reason`; never anything else.
+ * @example
+ * ```ts
+ * import { verifySignature, WebhookSignatureError } from 'mobile-partner-sdk';
+ *
+ * declare const rawBody: string; // the body exactly as received
+ * declare const signatureHeader: string | undefined; // X-Service-Signature
+ * try {
+ *   const { timestamp } = verifySignature(rawBody, signatureHeader, [process.env.NEW_SECRET ?? '', process.env.OLD_SECRET ?? '']);
+ *   console.log('signed at', new Date(timestamp * 1000));
+ * } catch (error) {
+ *   if (error instanceof WebhookSignatureError) console.log('refused:', error.reason);
+ *   else throw error;
+ * }
+ * ```
  */
 export function verifySignature(
   rawBody: RawBody,

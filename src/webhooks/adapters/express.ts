@@ -27,8 +27,14 @@ function isRaw(value: unknown): value is string | Uint8Array {
  * - a parsed object with no raw bytes is answered 500 with how to fix the route — a server
  *   configuration problem, answered so that the service keeps retrying until it is fixed.
  *
+ * @example
  * ```ts
- * app.post('/webhooks', express.raw({ type: 'application/json' }), webhookMiddleware({ secret, onEvent }));
+ * import express from 'express';
+ * import { webhookMiddleware } from 'mobile-partner-sdk/webhooks';
+ *
+ * const app = express();
+ * const secret = process.env.WEBHOOK_SIGNING_SECRET ?? '';
+ * app.post('/webhooks', express.raw({ type: 'application/json' }), webhookMiddleware({ secret, onEvent: (event) => console.log(event.type) }));
  * ```
  */
 export function webhookMiddleware(

@@ -41,9 +41,15 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
  * Deno and Cloudflare Workers. Same answers as the Node adapter. It verifies with Web Crypto
  * (`constructEventAsync`) and loads no Node module, so it runs unchanged outside Node.
  *
+ * @example
  * ```ts
- * // app/webhooks/route.ts (Next.js)
- * export const POST = createFetchHandler({ secret: process.env.SIGNING_SECRET!, onEvent });
+ * // app/api/webhooks/route.ts (Next.js App Router)
+ * import { createFetchHandler } from 'mobile-partner-sdk/webhooks';
+ *
+ * export const POST = createFetchHandler({
+ *   secret: process.env.WEBHOOK_SIGNING_SECRET ?? '',
+ *   onEvent: (event) => console.log(event.type),
+ * });
  * ```
  */
 export function createFetchHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response> {

@@ -73,7 +73,13 @@ export async function handleNodeRequest(
  * 200 once `onEvent` has handled the event (see `awaitHandler`), 400 on a bad signature, 405
  * for other methods than POST, 413 above `maxBodyBytes`, 500 when `onEvent` throws.
  *
+ * @example
  * ```ts
+ * import http from 'node:http';
+ * import { createNodeHandler, type WebhookEvent } from 'mobile-partner-sdk/webhooks';
+ *
+ * const queue: WebhookEvent[] = [];
+ * const secret = process.env.WEBHOOK_SIGNING_SECRET ?? '';
  * http.createServer(createNodeHandler({ secret, onEvent: (event) => queue.push(event) })).listen(3000);
  * ```
  */
