@@ -65,7 +65,7 @@ const LOCAL = null;
  * digest of the account each client attaches with (never the key itself), and expire on their
  * own: a process that dies while holding slots frees them within one window.
  *
- * @throws {@link ConfigurationError} from the constructor when `redis` is not a client with the
+ * @throws `ConfigurationError` (of `mobile-partner-sdk`) from the constructor when `redis` is not a client with the
  * commands of {@link RedisConnection}, or an option is invalid.
  * @example
  * ```ts
