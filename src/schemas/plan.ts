@@ -7,20 +7,35 @@ const PLAN_TYPES = ['FLAT_RATE', 'PAY_AS_YOU_GO'] as const;
 /** Plan (spec part 2). The inner shape of both pricing objects is not shown, so either may be any JSON value. */
 export const planSchema = lazy(() =>
   z.looseObject({
+    /** The plan's display name, which is also its id (`plans.retrieve()`, `planId` of purchases). */
     productId: z.string(),
+    /** What the plan offers, in words. */
     description: z.string(),
+    /** The price, in `currency`. */
     price: z.number(),
+    /** The price's currency, a lower-case code such as `usd`. */
     currency: z.string(),
+    /** How many days the plan is valid for. */
     validityDays: z.number(),
+    /** The data allowance, e.g. `{ value: 5, unit: 'GB' }`. */
     data: z.looseObject({ value: z.number(), unit: z.string() }),
+    /** Voice minutes included. */
     voiceMinutes: z.number(),
+    /** SMS included. */
     smsCount: z.number(),
+    /** The operator whose lines the plan is for. */
     operator: z.string(),
+    /** The operator's network. */
     network: z.string(),
+    /** Whether it is an eSIM plan. */
     isEsim: z.boolean(),
+    /** `FLAT_RATE` or `PAY_AS_YOU_GO`; a newer type passes through as a string. */
     planType: openEnum(PLAN_TYPES),
+    /** Whether the plan recurs. */
     recurring: z.boolean(),
+    /** Present only for `PAY_AS_YOU_GO` plans; its shape is not shown in the spec (any JSON value). */
     tieredPricing: notShown().optional(),
+    /** Present only when volume-tiered pricing is enabled for the plan; its shape is not shown in the spec (any JSON value). */
     volumeTierPricing: notShown().optional(),
   }),
 );

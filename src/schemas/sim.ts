@@ -8,17 +8,29 @@ const SIM_ASSIGNED_STATUSES = ['ASSIGNED', 'UNASSIGNED'] as const;
 /** SIM (spec part 2). assignedTo, device and group are absent or null while unassigned. */
 const simSchema = lazy(() =>
   z.looseObject({
+    /** The SIM's ICCID: the id every SIM route takes. */
     iccid: z.string(),
+    /** The line's number, E.164. */
     phoneNumber: z.string(),
+    /** `ACTIVE`, `INACTIVE` or `EXPIRED`; a status the SDK does not know yet passes through as a string. */
     status: openEnum(SIM_STATUSES),
+    /** Whether an end user holds the line: `ASSIGNED` or `UNASSIGNED`. */
     assignedStatus: openEnum(SIM_ASSIGNED_STATUSES),
+    /** True for an eSIM (its activation QR comes from `client.esim.retrieveQr()`). */
     isEsim: z.boolean(),
+    /** The operator carrying the line. */
     operator: z.string(),
+    /** The operator's network the line is on. */
     network: z.string(),
+    /** The operator's own status of the line, when it reports one. */
     operatorStatus: z.string().optional(),
+    /** The end user holding the line; absent or null while unassigned. */
     assignedTo: z.looseObject({ email: z.string(), name: z.string() }).nullable().optional(),
+    /** The device the line is in (IMEI and model); absent or null when none is known. */
     device: z.looseObject({ imei: z.string(), model: z.string() }).nullable().optional(),
+    /** The SIM group it belongs to, by name; absent or null when none. */
     group: z.string().nullable().optional(),
+    /** When the SIM record was created, ISO 8601. */
     createdAt: timestamp(),
   }),
 );

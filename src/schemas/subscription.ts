@@ -10,13 +10,21 @@ const SUBSCRIPTION_STATUSES = [...SUBSCRIPTION_STATUS_FILTERS, 'CANCEL_SCHEDULED
 /** Subscription list item (spec part 2). */
 const subscriptionSchema = lazy(() =>
   z.looseObject({
+    /** The SIM the subscription is on. */
     iccid: z.string(),
+    /** The plan's name. */
     productName: z.string(),
+    /** `ACTIVE`, `PENDING`, `SCHEDULED`, `CANCELLED` or `CANCEL_SCHEDULED`; a newer status passes through as a string. */
     status: openEnum(SUBSCRIPTION_STATUSES),
+    /** When it starts or started, ISO 8601; null when not set. */
     startDate: timestamp().nullable(),
+    /** When it ends or ended, ISO 8601; null while open-ended. */
     endDate: timestamp().nullable(),
+    /** Whether auto top-up is on for it. */
     autoTopUp: z.boolean(),
+    /** The operator of the line. */
     operator: z.string(),
+    /** The operator's network of the line. */
     network: z.string(),
   }),
 );
@@ -29,8 +37,11 @@ export const subscriptionListSchema = lazy(() => z.array(subscriptionSchema()));
 /** Single-SIM subscription read: the list item plus planCode, scheduledDate and orderId. */
 export const subscriptionDetailSchema = lazy(() =>
   subscriptionSchema().extend({
+    /** The plan's code. */
     planCode: z.string(),
+    /** When a SCHEDULED subscription takes effect, ISO 8601; null otherwise. */
     scheduledDate: timestamp().nullable(),
+    /** The order that created it (`client.orders.retrieve()`). */
     orderId: z.string(),
   }),
 );
@@ -41,8 +52,11 @@ export interface SubscriptionDetail extends z.infer<ReturnType<typeof subscripti
 /** Cancel result (spec part 2); status is typically CANCEL_SCHEDULED (part 3). */
 export const subscriptionCancellationSchema = lazy(() =>
   z.looseObject({
+    /** The SIM whose subscription was cancelled. */
     iccid: z.string(),
+    /** Its status now, typically `CANCEL_SCHEDULED`: it runs to the end of the billing period. */
     status: openEnum(SUBSCRIPTION_STATUSES),
+    /** When the cancellation was recorded, ISO 8601. */
     cancelledDate: timestamp(),
   }),
 );

@@ -14,16 +14,27 @@ const TRANSACTION_STATUSES = ['COMPLETED', 'FAILED'] as const;
  * never a change marker.
  */
 const transactionFields = lazy(() => ({
+  /** The transaction's id, as the acceptance named it. */
   transactionId: z.string(),
+  /** `COMPLETED` or `FAILED` once it has ended; any other value means it is still running. */
   status: openEnum(TRANSACTION_STATUSES),
+  /** The server's description of the current state. */
   message: z.string().optional(),
+  /** When this answer was made, ISO 8601 (new on every poll). */
   timestamp: timestamp().optional(),
+  /** Why it FAILED, in the server's words. */
   error: z.string().nullable().optional(),
+  /** Why it FAILED, as an error code (spec part 7). */
   errorCode: z.string().nullable().optional(),
+  /** When the operation was accepted, ISO 8601. */
   createdAt: timestamp().optional(),
+  /** When its status last changed, ISO 8601. */
   updatedAt: timestamp().optional(),
+  /** When processing began, ISO 8601. */
   processingStartedAt: timestamp().nullable().optional(),
+  /** When processing ended, ISO 8601. */
   processingCompletedAt: timestamp().nullable().optional(),
+  /** When a scheduled operation is due, ISO 8601. */
   scheduledDate: timestamp().nullable().optional(),
 }));
 
@@ -43,13 +54,14 @@ export const transactionSchema = lazy(() =>
  */
 export type PendingResult<R> = R extends object ? Partial<R> : R;
 
+/** The fields of every transaction, whatever its operation and status (spec part 2). */
+export interface TransactionFields extends z.infer<ReturnType<typeof transactionBaseSchema>> {}
+
 /**
  * A transaction of an operation whose result has the type `R` once COMPLETED (see
  * `CompletedTransaction`). `R` is `unknown` where the operation's result is not shown (a
  * transaction read by id alone, purchase, top-up, port-in).
  */
-/** The fields of every transaction, whatever its operation and status (spec part 2). */
-export interface TransactionFields extends z.infer<ReturnType<typeof transactionBaseSchema>> {}
 
 export interface Transaction<R = unknown> extends TransactionFields {
   /** Whatever the operation has produced so far; typed in full once COMPLETED. */
