@@ -22,7 +22,9 @@ export const timestamp = lazy(() => z.string());
  */
 export const asyncAcceptanceSchema = lazy(() =>
   z.looseObject({
+    /** The transaction to poll: `handle.wait()`, or `client.transactions.retrieve(transactionId)`. */
     transactionId: z.string(),
+    /** The path of the transaction's status, as the server named it. */
     statusEndpoint: z.string(),
   }),
 );

@@ -8,10 +8,15 @@ import { jsonValue, notShown, type OpenObject, openObjectSchema, paginationParam
  */
 const teamMemberSchema = lazy(() =>
   z.looseObject({
+    /** The member's name. */
     name: z.string(),
+    /** The member's email: the id of the single-member routes. */
     email: z.string(),
+    /** The member's admin role. */
     role: z.string(),
+    /** The member's status. */
     status: z.string(),
+    /** On Standard Admin rows of the list only; its shape is not shown in the spec (any JSON value). */
     departments: notShown().optional(),
   }),
 );
@@ -24,6 +29,7 @@ export const teamMemberListSchema = lazy(() => z.array(teamMemberSchema()));
 /** The single-member read adds invitedAt. */
 export const teamMemberDetailSchema = lazy(() =>
   teamMemberSchema().extend({
+    /** When the member was invited, ISO 8601. */
     invitedAt: timestamp(),
   }),
 );

@@ -2,9 +2,13 @@ import * as z from 'zod';
 
 /** Token response data (spec part 2): the one snake_case shape of the API. */
 export const tokenResponseSchema = z.looseObject({
+  /** The bearer token (a JWT). Never logged or shown by the client. */
   access_token: z.string(),
+  /** `Bearer`. */
   token_type: z.string(),
+  /** Seconds the token lives from now (3600). */
   expires_in: z.number(),
+  /** When the token expires, ISO 8601. */
   expires_at: z.string(),
 });
 

@@ -22,19 +22,28 @@ const authenticationSchema = lazy(() =>
 
 const webhookUrlsSchema = lazy(() =>
   z.looseObject({
+    /** Where inbound SMS events are delivered. */
     messageUrl: z.string().optional(),
+    /** A second target of inbound SMS events. */
     callbackMessageUrl: z.string().optional(),
+    /** Where inbound voice events are delivered. */
     voiceUrl: z.string().optional(),
+    /** A second target of inbound voice events. */
     callbackVoiceUrl: z.string().optional(),
+    /** Where the live voice stream connects, always over WebSocket (`ws://`, `wss://`, `http://` or `https://`). */
     voiceStreamUrl: z.string().optional(),
   }),
 );
 
 const retryPolicySchema = lazy(() =>
   z.looseObject({
+    /** Retries of a failed delivery, 1 to 10; default 3 (spec part 8). */
     maxAttempts: z.number().optional(),
+    /** `fixed`, `linear` or `exponential` (default). */
     backoffStrategy: openEnum(WEBHOOK_BACKOFF_STRATEGIES).optional(),
+    /** Delay before the first retry, 1 to 60 s; default 5. */
     initialDelaySeconds: z.number().optional(),
+    /** Ceiling between retries, 60 to 3600 s; default 300. */
     maxDelaySeconds: z.number().optional(),
   }),
 );
@@ -42,15 +51,25 @@ const retryPolicySchema = lazy(() =>
 /** Webhook registration as read, listed or updated: never with signingSecret (spec part 2). */
 export const webhookRegistrationSchema = lazy(() =>
   z.looseObject({
+    /** The registration's id. */
     id: z.string(),
+    /** The operator whose events it receives; with `network`, the registration's key (one per account). */
     operator: z.string(),
+    /** The operator's network whose events it receives. */
     network: z.string(),
+    /** `sms`, `voice` or `both`. */
     eventType: openEnum(WEBHOOK_EVENT_TYPES),
+    /** The credential the service presents to your URLs; credential values are read back masked as `***ENCRYPTED***`. */
     authentication: authenticationSchema().optional(),
+    /** Where each kind of event goes. */
     webhookUrls: webhookUrlsSchema().optional(),
+    /** How failed deliveries are retried (spec part 8). */
     retryPolicy: retryPolicySchema().optional(),
+    /** `active`, or `suspended` after 10 consecutive failed deliveries. */
     status: openEnum(WEBHOOK_STATUSES).optional(),
+    /** When it was registered, ISO 8601. */
     createdAt: timestamp().optional(),
+    /** When it last changed, ISO 8601. */
     updatedAt: timestamp().optional(),
   }),
 );
@@ -63,6 +82,7 @@ export const webhookRegistrationListSchema = lazy(() => z.array(webhookRegistrat
 /** The create/upsert answer: the one time the signingSecret (`whsec_` + 64 hex) is returned. */
 export const webhookRegistrationWithSecretSchema = lazy(() =>
   webhookRegistrationSchema().extend({
+    /** `whsec_` and 64 hex digits: verifies every delivery. Returned by this answer only: store it now. */
     signingSecret: z.string(),
   }),
 );
@@ -79,12 +99,19 @@ export interface WebhookDeletion extends OpenObject {}
 /** Delivery record, metadata only (spec part 2). Pending deliveries have no response yet. */
 export const webhookDeliverySchema = lazy(() =>
   z.looseObject({
+    /** The delivery's id. */
     deliveryId: z.string(),
+    /** The registration it was sent for. */
     webhookId: z.string(),
+    /** The event delivered. */
     eventType: z.string(),
+    /** `PENDING` or `FAILED` occur; a newer status passes through as a string. */
     status: openEnum(DELIVERY_STATUSES),
+    /** Your endpoint's HTTP status; absent or null before an answer. */
     responseCode: z.number().nullable().optional(),
+    /** Which attempt this is, from 1. */
     attempt: z.number(),
+    /** When it was delivered, ISO 8601; absent or null while pending. */
     deliveredAt: timestamp().nullable().optional(),
   }),
 );
