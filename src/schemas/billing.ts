@@ -5,6 +5,7 @@ import { suggestedBody } from './common.js';
 /** Credit balance (spec part 2): one amount per currency. */
 export const creditBalanceSchema = lazy(() =>
   z.looseObject({
+    /** One entry per currency: `{ currency, amount }`, the currency a lower-case code. */
     creditBalance: z.array(z.looseObject({ currency: z.string(), amount: z.number() })),
   }),
 );

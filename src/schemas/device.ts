@@ -4,7 +4,9 @@ import { lazy } from './lazy.js';
 /** Device assignment (spec part 2). */
 export const deviceAssignmentSchema = lazy(() =>
   z.looseObject({
+    /** The device's IMEI (or MEID). */
     imei: z.string(),
+    /** The end user it is now assigned to. */
     assignedTo: z.looseObject({ name: z.string(), email: z.string() }),
   }),
 );

@@ -5,8 +5,11 @@ import { suggestedBody } from './common.js';
 /** eSIM activation (spec part 2); activationCode is null when it was never persisted. */
 export const esimActivationSchema = lazy(() =>
   z.looseObject({
+    /** The eSIM. */
     iccid: z.string(),
+    /** Where the activation QR code image is. */
     qrCodeUrl: z.string(),
+    /** The activation code; null when it was never persisted. */
     activationCode: z.string().nullable(),
   }),
 );
@@ -32,8 +35,11 @@ export interface EsimProvisionParams extends z.input<ReturnType<typeof esimProvi
 /** Result of a COMPLETED provisioning transaction (spec part 2: mdn, iccid and qrCode). */
 export const esimProvisioningResultSchema = lazy(() =>
   z.looseObject({
+    /** The new line's number (MDN). */
     mdn: z.string(),
+    /** The provisioned eSIM. */
     iccid: z.string(),
+    /** The activation QR code to give the end user. */
     qrCode: z.string(),
   }),
 );

@@ -5,10 +5,15 @@ import { openEnum } from './common.js';
 /** SIM group (spec part 2); name is an exact, case-sensitive key. */
 export const simGroupSchema = lazy(() =>
   z.looseObject({
+    /** The group's exact, case-sensitive name: its id. */
     name: z.string(),
+    /** The group's spend limit, in `currency`. */
     spendLimit: z.number(),
+    /** The group's data quota, in `dataUnit`. */
     dataQuota: z.number(),
+    /** The currency of `spendLimit`. */
     currency: z.string(),
+    /** The unit of `dataQuota`, e.g. `GB`. */
     dataUnit: z.string(),
   }),
 );
@@ -19,7 +24,9 @@ export interface SimGroup extends z.infer<ReturnType<typeof simGroupSchema>> {}
 /** User group deletion (spec part 2): a soft delete, status DELETED. */
 export const userGroupDeletionSchema = lazy(() =>
   z.looseObject({
+    /** The deleted group's name. */
     name: z.string(),
+    /** `DELETED`: a soft delete. */
     status: openEnum(['DELETED'] as const),
   }),
 );

@@ -7,9 +7,13 @@ const PORT_IN_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as co
 /** Port-in request (spec part 2). */
 const portInSchema = lazy(() =>
   z.looseObject({
+    /** The number being brought in, E.164. */
     portInNumber: z.string(),
+    /** Where the port-in stands; a status the SDK does not know yet passes through as a string. */
     status: openEnum(PORT_IN_STATUSES),
+    /** The SIM that receives the number. */
     iccid: z.string(),
+    /** When it was submitted, ISO 8601. */
     submittedAt: timestamp(),
   }),
 );

@@ -5,6 +5,7 @@ import { e164 } from './common.js';
 /** SMS send result (spec part 2). */
 export const smsSendResultSchema = lazy(() =>
   z.looseObject({
+    /** The server's confirmation, in words. */
     message: z.string(),
   }),
 );

@@ -5,12 +5,19 @@ import { openEnum, paginationParamsSchema, timestamp } from './common.js';
 /** Voice quality webhook (spec part 2): id is `vqwh_` plus an opaque token. */
 const voiceQualityWebhookSchema = lazy(() =>
   z.looseObject({
+    /** The receiver's id. */
     id: z.string(),
+    /** Where reports are delivered. */
     url: z.string(),
+    /** Your description of it. */
     description: z.string().optional(),
+    /** The events it receives: `voice.test.completed`. */
     events: z.array(openEnum(['voice.test.completed'] as const)),
+    /** `active`; a newer status passes through as a string. */
     status: openEnum(['active'] as const),
+    /** When it was created, ISO 8601. */
     createdAt: timestamp(),
+    /** When it last changed, ISO 8601. */
     updatedAt: timestamp(),
   }),
 );
