@@ -33,7 +33,7 @@ const rows: Record<string, keyof typeof defaults> = {
 function guideTable(): Map<string, string> {
   const page = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
   const section = page
-    .split('### Default numbers')[1]
+    .split('## Default numbers')[1]
     ?.split('\n\n')
     .find((block) => block.startsWith('| Default |'));
   if (!section) throw new Error('docs/configuration.md has no "Default numbers" table');
