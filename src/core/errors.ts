@@ -170,7 +170,7 @@ export class ApiError extends PartnerError {
 }
 
 /**
- * 400: the server refused the input (`VALIDATION_ERROR`, `MISSING_FIELDS`, `IDEMPOTENCY_KEY_REUSED` …); `validationErrors` lists what. Not retried.
+ * 400: the server refused the input (`VALIDATION_ERROR`, `MISSING_FIELDS` …); `validationErrors` lists what. Not retried.
  *
  * @group Errors
  */
@@ -202,7 +202,7 @@ export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
 }
 /**
- * 409: the current state forbids it (`CONFLICT`, `ADMIN_ALREADY_EXISTS`, `SIM_GROUP_NOT_EMPTY` …). Not retried.
+ * 409: the current state forbids it (`CONFLICT`, `ADMIN_ALREADY_EXISTS`), or an `Idempotency-Key` was reused with another body or route (`IDEMPOTENCY_KEY_REUSED`). Not retried.
  *
  * @group Errors
  */
@@ -218,8 +218,9 @@ export class UnprocessableEntityError extends ApiError {
   override name = 'UnprocessableEntityError';
 }
 /**
- * 429 `RATE_LIMITED`, once retries are spent: every 429 is retried after its `Retry-After`
- * (capped by `maxServerWaitMs`), so this surfaces only when the limit held through `maxRetries`.
+ * 429 `RATE_LIMITED`, once retries are spent: a 429 is retried after its `Retry-After`, so this
+ * surfaces when the limit held through `maxRetries`, or at once when the server asked for a wait
+ * longer than `maxServerWaitMs` (`retryAfterSeconds` says how long).
  *
  * @group Errors
  */
