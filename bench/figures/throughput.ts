@@ -4,7 +4,7 @@
  * (the ceiling of any fetch-based SDK), at concurrency 1 and 50.
  */
 import { request } from 'undici';
-import { BENCH_KEY, BENCH_SECRET, BENCH_TOKEN } from '../lib/sims.js';
+import { BENCH_KEY, BENCH_SECRET, simListRounds } from '../lib/sims.js';
 import { type BenchClient, loadClient, UNREACHED_RATE_LIMIT } from '../lib/client.js';
 import type { FigureConfig } from '../lib/figure.js';
 import { type Row, skippedRow } from '../lib/report.js';
@@ -13,14 +13,7 @@ import { callsPerSecond, median, rotate } from '../lib/stats.js';
 const CONCURRENCIES = [1, 50] as const;
 
 export async function measure(config: FigureConfig): Promise<Row[]> {
-  // Short rounds, many of them, each running every variant back to back: on a shared machine the
-  // load changes from second to second, so a ratio is taken within a round and the median of the
-  // rounds' ratios is reported.
-  const durationMs = config.quick ? 300 : 1_000;
-  const warmupMs = config.quick ? 200 : 1_000;
-  const rounds = config.quick ? 3 : 9;
-  const url = `${config.apiUrl}/api/v1.1/sims?pageSize=20`;
-  const headers = { authorization: `Bearer ${BENCH_TOKEN}`, accept: 'application/json' };
+  const { durationMs, warmupMs, rounds, url, headers } = simListRounds(config);
   let sink = 0;
 
   const variants: Record<string, () => Promise<unknown>> = {

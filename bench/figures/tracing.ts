@@ -21,7 +21,7 @@ import { request } from 'undici';
 import { type BenchClient, loadClient, loadClientFrom, UNREACHED_RATE_LIMIT } from '../lib/client.js';
 import type { FigureConfig } from '../lib/figure.js';
 import { type Row, skippedRow } from '../lib/report.js';
-import { BENCH_KEY, BENCH_SECRET, BENCH_TOKEN } from '../lib/sims.js';
+import { BENCH_KEY, BENCH_SECRET, simListRounds } from '../lib/sims.js';
 import { callsPerSecond, median, type Rate, rotate } from '../lib/stats.js';
 
 const CONCURRENCIES = [1, 50] as const;
@@ -61,11 +61,7 @@ async function clientOf(loaded: Awaited<ReturnType<typeof loadClient>>, apiUrl: 
 }
 
 export async function measure(config: FigureConfig): Promise<Row[]> {
-  const durationMs = config.quick ? 300 : 1_000;
-  const warmupMs = config.quick ? 200 : 1_000;
-  const rounds = config.quick ? 3 : 9;
-  const url = `${config.apiUrl}/api/v1.1/sims?pageSize=20`;
-  const headers = { authorization: `Bearer ${BENCH_TOKEN}`, accept: 'application/json' };
+  const { durationMs, warmupMs, rounds, url, headers } = simListRounds(config);
   let sink = 0;
 
   await removeTracing();

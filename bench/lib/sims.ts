@@ -57,3 +57,25 @@ export function tokenBody(): string {
     meta: { timezone: 'UTC' },
   });
 }
+
+/**
+ * How the same-run throughput figures sample GET /api/v1.1/sims?pageSize=20 of the bench server:
+ * short rounds, many of them, each running every variant back to back. On a shared machine the
+ * load changes from second to second, so a ratio is taken within a round and the median of the
+ * rounds' ratios is reported.
+ */
+export function simListRounds(config: { apiUrl: string; quick: boolean }): {
+  durationMs: number;
+  warmupMs: number;
+  rounds: number;
+  url: string;
+  headers: Record<string, string>;
+} {
+  return {
+    durationMs: config.quick ? 300 : 1_000,
+    warmupMs: config.quick ? 200 : 1_000,
+    rounds: config.quick ? 3 : 9,
+    url: `${config.apiUrl}/api/v1.1/sims?pageSize=20`,
+    headers: { authorization: `Bearer ${BENCH_TOKEN}`, accept: 'application/json' },
+  };
+}

@@ -40,7 +40,7 @@ export const forceRuleSchema = z.object({
  * decides what is sent; with none, an error envelope of `status` and `code`.
  */
 export interface ForceRuleInput {
-  /** `GET`, `POST` … or `'*'` (default) for any. */
+  /** `GET`, `POST` … or `'*'` (default) for every method. */
   method?: string | undefined;
   /** A route template (`/api/v1.1/sims/{iccid}` or `:iccid`) or an exact raw path. */
   path: string;
