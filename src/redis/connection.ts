@@ -15,6 +15,8 @@ export interface RedisConnection {
   set(key: string, value: string, millisecondsToken: 'PX', milliseconds: number, nx: 'NX'): Promise<'OK' | null>;
   /** `DEL`: the dedupe store's release. */
   del(...keys: string[]): Promise<number>;
+  /** ioredis's connection status: `'end'` once its owner closed it (`quit()`, `disconnect()`). */
+  readonly status?: string;
 }
 
 /** Refuses a `redis` option that is not a client with the commands above, naming what is missing. */

@@ -8,7 +8,7 @@ import type { RateLimitInfo } from '../core/request.js';
 import { monotonicNow } from '../core/sleep.js';
 import { type Admission, marginMs } from '../core/window-gate.js';
 import { type RedisConnection, withTimeout } from './connection.js';
-import { acquireScript, giveBackScript, pauseScript, releaseScript, renewScript } from './scripts.js';
+import { GATE_KEYS, pauseScript, renewScript, settleScript } from './scripts.js';
 import { Nap, Waiter } from './waiters.js';
 
 /** What the limiter does when Redis does not answer: see docs/fleet.md. */
@@ -28,36 +28,72 @@ export interface RedisRateLimiterOptions extends RateLimitOptions {
 }
 
 const DEFAULT_NAMESPACE = 'mobile-partner-sdk';
-/** The most waiting calls of one route asked for in one script run. */
+/** The most waiting calls of one route asked for in one script run, and the most answers settled in one. */
 const BATCH = 64;
-
-/** A limited gate of a route, as the release script takes it. */
-interface LimitedGate {
-  slots: string;
-  pause: string;
-  limit: WindowLimit;
-}
+/**
+ * Answers are settled in Redis together, at most this long after they arrive (or an eighth of
+ * the window, if shorter; sooner when a call of the route asks for slots, or an answer says the
+ * window is full). Until then each counts in its process's flight, so a late settle only ever
+ * counts a request longer.
+ */
+const SETTLE_DELAY_MS = 10;
+/** The most slots a process takes ahead of its calls when a window is at most half full. */
+const SPARES = 16;
+/**
+ * How long a spare slot is handed out without asking Redis again: it bounds how late this
+ * process learns of a pause another process met. Unused spares are then given back.
+ */
+const SPARE_LIFE_MS = 10;
 
 /** The keys and arguments of one route's gates, built once per route. */
 interface RouteGates {
-  acquireKeys: string[];
-  /** Gate count, then each gate's limit (-1: pause only) and lease. */
-  acquireArgs: number[];
-  /** The endpoint's gate (when it has a limit of its own), then the account's. */
-  limited: LimitedGate[];
+  /** The {@link GATE_KEYS} of each gate. */
+  keys: string[];
+  /** The instance id, the gate count, then each gate's limit (-1: pause only), lease, window and margin. */
+  args: Array<string | number>;
+  /** For the renewal: `alive` and `flight` of each limited gate, and their leases. */
+  renewKeys: string[];
+  renewArgs: number[];
+  /** The 1-based place in `keys` of each limit: the gate X-RateLimit headers with that limit describe. */
+  describedBy: Map<number, number>;
   /** Where a 429 of this route is recorded. */
   pauseKey: string;
 }
 
-/** The calls of one route waiting in this process, asked for in batches by one loop. */
+/** An answer not yet settled in Redis. */
+interface Settle {
+  sentAt: number;
+  rateLimit: RateLimitInfo | undefined;
+}
+
+/**
+ * One route's business with Redis in this process: the calls waiting, the answers and unsent
+ * requests not yet settled, and the spare slots in hand. One loop at a time runs its scripts.
+ */
 interface RouteQueue {
   waiters: Waiter[];
-  running: boolean;
+  settles: Settle[];
+  /** Requests admitted by Redis that never left, or spares unused. */
+  givenBack: number;
+  /** Slots taken ahead by the last script run, not handed out yet. */
+  spares: number;
+  /** Monotonic ms after which the spares are no longer handed out. */
+  sparesUntil: number;
+  /** The loop asking for slots runs (at most one per route). */
+  serving: boolean;
+  /** The loop is to ask for spares even if no call waits. */
+  topUp: boolean;
+  /** The delayed settle, when one is due. */
+  settleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A settle is due a microtask later. */
+  settleSoon: boolean;
+  /** Gives the spares back when their life ends. */
+  spareTimer: ReturnType<typeof setTimeout> | undefined;
   nap: Nap;
 }
 
-/** Marks a slot taken from the in-process fallback rather than from Redis. */
-const LOCAL = null;
+/** Where the slot of a request in flight came from. */
+type Held = 'redis' | 'local';
 
 /**
  * A {@link RateLimiter} whose windows live in Redis, so that every process of a fleet sharing
@@ -83,24 +119,27 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #limits: RouteLimits;
   readonly #namespace: string;
   readonly #policy: StoreErrorPolicy;
+  /** This limiter's id in the gates' `flight` and `alive` keys. */
   readonly #instance = randomBytes(6).toString('hex');
-  #counter = 0;
   #logger: Logger | undefined;
   #maxPauseMs = DEFAULT_MAX_SERVER_WAIT_MS;
   /** The accounts of the clients attached; all must be one. */
   readonly #accounts: Array<Promise<string>> = [];
   #prefix: Promise<string> | undefined;
   readonly #gates = new Map<string, RouteGates>();
+  /** Per route with calls waiting, answers to settle or spares in hand; dropped when it has none. */
   readonly #queues = new Map<string, RouteQueue>();
-  /** Per route, the slots its requests in flight hold, oldest first. */
-  readonly #held = new Map<string, Array<string | typeof LOCAL>>();
+  /** Per route, where the slots of its requests in flight came from, oldest first. */
+  readonly #held = new Map<string, Held[]>();
+  /** Requests in flight on slots from Redis, all routes together: the lease is renewed while there are any. */
+  #inFlight = 0;
   #local: LocalRateLimiter | undefined;
   /** Under fail-open after a store failure: Redis is not asked again before this instant. */
   #localUntil = 0;
   /** A store failure was reported and Redis has not answered since. */
   #degraded = false;
   #closed = false;
-  /** Renews the leases of this process's slots in flight; runs only while it holds any. */
+  /** Renews this process's lease in the gates while it has requests in flight. */
   #renewTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: RedisRateLimiterOptions) {
@@ -143,11 +182,21 @@ export class RedisRateLimiter implements RateLimiter {
     const endpoint = key === undefined ? undefined : gate(`${prefix}endpoint:${key}`, this.#limits.limitOf(key));
     const account = gate(`${prefix}account`, this.#limits.account);
     const routeGate = endpoint ?? gate(`${prefix}route:${route}`, undefined);
+    const all = [routeGate, account];
+    const describedBy = new Map<number, number>();
+    // Headers describe the tighter limit the server applied: the endpoint's when both match.
+    for (let index = all.length - 1; index >= 0; index--) {
+      const limit = all[index]?.limit;
+      if (limit) describedBy.set(limit.limit, index + 1);
+    }
+    const limited = all.filter((one) => one.limit !== undefined);
     gates = {
-      acquireKeys: [routeGate.slots, routeGate.pause, account.slots, account.pause],
-      acquireArgs: [2, ...gateArgs(endpoint?.limit), ...gateArgs(account.limit)],
-      limited: endpoint ? [endpoint as LimitedGate, account as LimitedGate] : [account as LimitedGate],
-      pauseKey: routeGate.pause,
+      keys: all.flatMap((one) => one.keys),
+      args: [this.#instance, all.length, ...all.flatMap((one) => gateArgs(one.limit))],
+      renewKeys: limited.flatMap((one) => [one.keys[1], one.keys[0]] as string[]),
+      renewArgs: limited.map((one) => gateArgs(one.limit)[1]),
+      describedBy,
+      pauseKey: routeGate.keys[4] as string,
     };
     // Concrete paths are unbounded; a full cache starts over rather than grow.
     if (this.#gates.size >= 1024) this.#gates.clear();
@@ -155,23 +204,63 @@ export class RedisRateLimiter implements RateLimiter {
     return gates;
   }
 
-  acquire(route: string, admission?: Admission): Promise<void> {
+  #queue(route: string): RouteQueue {
+    let queue = this.#queues.get(route);
+    if (!queue) {
+      queue = {
+        waiters: [],
+        settles: [],
+        givenBack: 0,
+        spares: 0,
+        sparesUntil: 0,
+        serving: false,
+        topUp: false,
+        settleTimer: undefined,
+        settleSoon: false,
+        spareTimer: undefined,
+        nap: new Nap(),
+      };
+      this.#queues.set(route, queue);
+    }
+    return queue;
+  }
+
+  /** Forgets a route's queue once nothing of it is pending. */
+  #tidy(route: string, queue: RouteQueue): void {
+    if (queue.serving || queue.settleTimer !== undefined || queue.settleSoon || queue.spareTimer !== undefined) return;
+    if (queue.waiters.length + queue.settles.length + queue.givenBack + queue.spares > 0) return;
+    if (this.#queues.get(route) === queue) this.#queues.delete(route);
+  }
+
+  acquire(route: string, admission?: Admission): Promise<void> | undefined {
     if (this.#closed) return Promise.reject(closedError());
+    const queue = this.#queues.get(route);
+    if (queue && queue.waiters.length === 0 && queue.spares > 0 && monotonicNow() < queue.sparesUntil && !this.#useLocal()) {
+      // A slot taken ahead by the last script run: no round trip (and, as with the in-process
+      // limiter, a call admitted at once is not asked about its signal).
+      queue.spares -= 1;
+      this.#hold(route, 'redis');
+      if (queue.spares <= SPARES / 4 && !queue.serving) {
+        // Running low: more are asked for now, so that a steady caller never waits for Redis.
+        queue.topUp = true;
+        queue.serving = true;
+        queueMicrotask(() => void this.#serve(route, queue));
+      }
+      return undefined;
+    }
     const signal = admission?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#useLocal()) return this.#acquireLocal(route, admission);
-    let queue = this.#queues.get(route);
-    if (!queue) {
-      queue = { waiters: [], running: false, nap: new Nap() };
-      this.#queues.set(route, queue);
-    }
-    const waiting = queue;
+    return this.#wait(route, this.#queue(route), admission);
+  }
+
+  #wait(route: string, queue: RouteQueue, admission: Admission | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      waiting.waiters.push(new Waiter(admission, resolve, reject, (dropped) => this.#leave(waiting, dropped)));
-      if (!waiting.running) {
-        waiting.running = true;
+      queue.waiters.push(new Waiter(admission, resolve, reject, (dropped) => this.#leave(queue, dropped)));
+      if (!queue.serving) {
+        queue.serving = true;
         // A microtask later, so the calls started in the same tick go in one script run.
-        queueMicrotask(() => void this.#serve(route, waiting));
+        queueMicrotask(() => void this.#serve(route, queue));
       }
     });
   }
@@ -182,66 +271,157 @@ export class RedisRateLimiter implements RateLimiter {
     if (queue.waiters.length === 0) queue.nap.wake();
   }
 
-  /** Asks Redis for slots for the route's waiting calls, in order, until none waits. */
+  /** Asks Redis for slots for the route's waiting calls, in order, until none waits; settles what is pending on the way. */
   async #serve(route: string, queue: RouteQueue): Promise<void> {
     try {
-      while (queue.waiters.length > 0 && !this.#closed) {
+      while ((queue.waiters.length > 0 || queue.topUp) && !this.#closed) {
+        queue.topUp = false;
         if (this.#useLocal()) {
           for (const waiter of queue.waiters.splice(0)) this.#handOver(route, waiter);
           return;
         }
-        const ids = queue.waiters.slice(0, BATCH).map(() => this.#slotId());
-        let admitted: number;
-        let waitMs: number;
+        this.#expireSpares(route, queue);
+        const asking = Math.min(queue.waiters.length, BATCH);
+        // Spares go to a lone call (or a top-up): a queue that waits is served in order, from Redis.
+        const offered = asking <= 1 ? SPARES : 0;
+        const settles = queue.settles.splice(0, BATCH);
+        const givenBack = queue.givenBack;
+        queue.givenBack = 0;
+        let reply: [number, number, number];
         try {
           const gates = this.#routeGates(await this.#keyPrefix(), route);
-          const reply = await withTimeout(
-            acquireScript.run(this.#redis, gates.acquireKeys, [...gates.acquireArgs, ...ids]),
+          reply = (await withTimeout(
+            settleScript.run(this.#redis, gates.keys, this.#settleArgs(gates, settles, givenBack, asking, offered)),
             STORE_COMMAND_TIMEOUT_MS,
-          );
-          [admitted, waitMs] = reply as [number, number];
+          )) as [number, number, number];
           this.#answered();
         } catch (error) {
           this.#storeFailed(error, route, queue);
           continue;
         }
-        this.#admit(route, queue, ids.slice(0, admitted));
-        if (queue.waiters.length === 0 || admitted === ids.length) continue;
+        const [admitted, spares, waitMs] = reply;
+        if (spares > 0) this.#keepSpares(route, queue, spares);
+        this.#admit(route, queue, admitted);
+        if (queue.waiters.length === 0 || admitted === asking) continue;
         const wait = Math.max(1, waitMs);
         // A call whose deadline comes before the earliest slot fails now, as with the in-process limiter.
         for (const waiter of [...queue.waiters]) if (waiter.outlasts(wait)) waiter.drop(waiter.admission?.expired(wait));
         if (queue.waiters.length > 0) await queue.nap.sleep(Math.min(wait, STORE_MAX_POLL_MS));
       }
     } finally {
-      queue.running = false;
-      if (this.#queues.get(route) === queue) this.#queues.delete(route);
+      queue.serving = false;
+      // What came in after the last run is settled by the timer.
+      if (queue.settles.length + queue.givenBack > 0) this.#settleLater(route, queue, false);
+      this.#tidy(route, queue);
     }
   }
 
+  /** The arguments of {@link settleScript} after the gates' own. */
+  #settleArgs(gates: RouteGates, settles: Settle[], givenBack: number, asking: number, offered: number): Array<string | number> {
+    const args: Array<string | number> = [...gates.args, settles.length, givenBack, asking, offered];
+    const now = monotonicNow();
+    for (const { sentAt, rateLimit } of settles) {
+      const described = rateLimit === undefined ? 0 : (gates.describedBy.get(rateLimit.limit) ?? 0);
+      // A limit we were not configured with: only "none left until the reset" is safe to follow (spec part 9 rule 4).
+      const pauseMs = rateLimit && described === 0 && rateLimit.remaining <= 0 ? this.#clampPause(rateLimit.resetSeconds * 1000) : 0;
+      args.push(Math.max(0, now - sentAt), rateLimit?.remaining ?? -1, rateLimit ? rateLimit.resetSeconds * 1000 : -1, described, pauseMs);
+    }
+    return args;
+  }
+
+  /**
+   * Settles the route's pending answers: after {@link SETTLE_DELAY_MS}, or a microtask later
+   * when `soon` (an answer that says the window is full, a full batch).
+   */
+  #settleLater(route: string, queue: RouteQueue, soon: boolean): void {
+    if (queue.settleSoon) return;
+    if (soon) {
+      if (queue.settleTimer !== undefined) clearTimeout(queue.settleTimer);
+      queue.settleTimer = undefined;
+      queue.settleSoon = true;
+      queueMicrotask(() => {
+        queue.settleSoon = false;
+        void this.#settle(route, queue);
+      });
+      return;
+    }
+    if (queue.settleTimer !== undefined) return;
+    queue.settleTimer = setTimeout(
+      () => {
+        queue.settleTimer = undefined;
+        void this.#settle(route, queue);
+      },
+      Math.min(SETTLE_DELAY_MS, this.#limits.account.windowMs / 8),
+    );
+    // Until settled an answer counts in this process's flight: an exit first loses nothing.
+    queue.settleTimer.unref?.();
+  }
+
+  /** One script run with the pending answers; what arrives meanwhile waits for the next. */
+  async #settle(route: string, queue: RouteQueue): Promise<void> {
+    if (this.#useLocal()) {
+      // Under fail-open the fallback counts from here on; this process's flight in Redis expires with its lease.
+      queue.settles.length = 0;
+      queue.givenBack = 0;
+    } else if (queue.settles.length + queue.givenBack > 0) {
+      const settles = queue.settles.splice(0, BATCH);
+      const givenBack = queue.givenBack;
+      queue.givenBack = 0;
+      await this.#store(async () => {
+        const gates = this.#routeGates(await this.#keyPrefix(), route);
+        await settleScript.run(this.#redis, gates.keys, this.#settleArgs(gates, settles, givenBack, 0, 0));
+      });
+      const left = queue.settles.length;
+      if (left > 0 && !this.#closed) this.#settleLater(route, queue, left >= BATCH);
+    }
+    this.#tidy(route, queue);
+  }
+
+  /** Slots taken ahead: handed out for {@link SPARE_LIFE_MS} at most, then given back. */
+  #keepSpares(route: string, queue: RouteQueue, count: number): void {
+    // The run that granted them found no pause: the spares in hand are as good as the new ones.
+    queue.spares += count;
+    const lifeMs = Math.min(SPARE_LIFE_MS, this.#limits.account.windowMs / 10);
+    queue.sparesUntil = monotonicNow() + lifeMs;
+    if (queue.spareTimer !== undefined) clearTimeout(queue.spareTimer);
+    queue.spareTimer = setTimeout(() => {
+      queue.spareTimer = undefined;
+      this.#expireSpares(route, queue, true);
+      this.#tidy(route, queue);
+    }, lifeMs);
+    queue.spareTimer.unref?.();
+  }
+
+  /** Spares past their life, or all when `now`, go back to Redis. */
+  #expireSpares(route: string, queue: RouteQueue, now = false): void {
+    if (queue.spares === 0 || (!now && monotonicNow() < queue.sparesUntil)) return;
+    queue.givenBack += queue.spares;
+    queue.spares = 0;
+    if (queue.spareTimer !== undefined) clearTimeout(queue.spareTimer);
+    queue.spareTimer = undefined;
+    if (!queue.serving) this.#settleLater(route, queue, false);
+  }
+
   /** Slots granted go to the calls still waiting, oldest first; one nobody waits for any more is given back. */
-  #admit(route: string, queue: RouteQueue, ids: string[]): void {
-    for (const id of ids) {
+  #admit(route: string, queue: RouteQueue, count: number): void {
+    for (let i = 0; i < count; i++) {
       const waiter = queue.waiters.shift();
       if (waiter) {
-        this.#hold(route, id);
+        this.#hold(route, 'redis');
         waiter.admit();
       } else {
-        void this.#giveBackSlot(route, id);
+        queue.givenBack += 1;
       }
     }
   }
 
-  #slotId(): string {
-    this.#counter = (this.#counter + 1) % Number.MAX_SAFE_INTEGER;
-    return `${this.#instance}:${this.#counter}`;
-  }
-
-  #hold(route: string, slot: string | typeof LOCAL): void {
+  #hold(route: string, slot: Held): void {
     const held = this.#held.get(route);
     if (held) held.push(slot);
     else this.#held.set(route, [slot]);
-    if (slot !== LOCAL && this.#renewTimer === undefined) {
-      // A quarter of the account's window: a slot's lease (a window) never runs out while its request is in flight.
+    if (slot === 'redis') this.#inFlight += 1;
+    if (slot === 'redis' && this.#renewTimer === undefined) {
+      // A quarter of the account's window: the process's lease (a window) never runs out while it has requests in flight.
       const everyMs = Math.max(10, Math.floor(this.#limits.account.windowMs / 4));
       this.#renewTimer = setInterval(() => this.#renew(), everyMs);
       // Requests in flight keep the process alive; this timer never does.
@@ -249,12 +429,12 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
-  #unhold(route: string): string | typeof LOCAL | undefined {
+  #unhold(route: string): Held | undefined {
     const held = this.#held.get(route);
     if (!held) return undefined;
     const slot = held.shift();
     if (held.length === 0) this.#held.delete(route);
-    if (this.#held.size === 0) this.#stopRenewing();
+    if (slot === 'redis') this.#inFlight -= 1;
     return slot;
   }
 
@@ -263,17 +443,20 @@ export class RedisRateLimiter implements RateLimiter {
     this.#renewTimer = undefined;
   }
 
+  /**
+   * One script run per route with requests in flight on Redis slots. With none left the timer
+   * stops (here rather than on every answer, which would rearm it once per call).
+   */
   #renew(): void {
+    if (this.#inFlight === 0) {
+      this.#stopRenewing();
+      return;
+    }
     for (const [route, held] of this.#held) {
-      const ids = held.filter((slot): slot is string => slot !== LOCAL);
-      if (ids.length === 0) continue;
+      if (!held.includes('redis')) continue;
       void this.#store(async () => {
         const gates = this.#routeGates(await this.#keyPrefix(), route);
-        await renewScript.run(
-          this.#redis,
-          gates.limited.map((one) => one.slots),
-          [...gates.limited.map((one) => gateArgs(one.limit)[1]), ...ids],
-        );
+        await renewScript.run(this.#redis, gates.renewKeys, [this.#instance, ...gates.renewArgs]);
       });
     }
   }
@@ -281,54 +464,36 @@ export class RedisRateLimiter implements RateLimiter {
   release(route: string, sentAt: number, rateLimit: RateLimitInfo | undefined): void {
     const slot = this.#unhold(route);
     if (slot === undefined) return;
-    if (slot === LOCAL) {
+    if (slot === 'local') {
       this.#local?.release(route, sentAt, rateLimit);
       return;
     }
-    void this.#store(async () => {
-      const gates = this.#routeGates(await this.#keyPrefix(), route);
-      const limited = gates.limited;
-      // The headers describe the tighter of the limits the server applied (as LocalRateLimiter reads them).
-      const described = rateLimit === undefined ? -1 : limited.findIndex((one) => one.limit.limit === rateLimit.limit);
-      // A limit we were not configured with: only "none left until the reset" is safe to follow (spec part 9 rule 4).
-      const pauseMs = rateLimit && described < 0 && rateLimit.remaining <= 0 ? this.#clampPause(rateLimit.resetSeconds * 1000) : 0;
-      const args: Array<string | number> = [
-        slot,
-        rateLimit?.remaining ?? -1,
-        rateLimit ? rateLimit.resetSeconds * 1000 : -1,
-        pauseMs > 0 ? 1 : 0,
-        pauseMs,
-      ];
-      limited.forEach((one, index) => args.push(one.limit.windowMs, marginMs(one.limit.windowMs), index === described ? 1 : 0));
-      await releaseScript.run(
-        this.#redis,
-        limited.flatMap((one) => [one.slots, one.pause]),
-        args,
-      );
-    });
+    const queue = this.#queue(route);
+    queue.settles.push({ sentAt, rateLimit });
+    const full = rateLimit !== undefined && rateLimit.remaining <= 0;
+    // The window is full: every process should know now, and the spares in hand must not be used.
+    if (full) this.#expireSpares(route, queue, true);
+    this.#settleLater(route, queue, full || queue.settles.length >= BATCH);
   }
 
   giveBack(route: string): void {
     const slot = this.#unhold(route);
-    if (slot === LOCAL) this.#local?.giveBack(route);
-    else if (slot !== undefined) void this.#giveBackSlot(route, slot);
-  }
-
-  #giveBackSlot(route: string, slot: string): Promise<void> {
-    return this.#store(async () => {
-      const gates = this.#routeGates(await this.#keyPrefix(), route);
-      await giveBackScript.run(
-        this.#redis,
-        gates.limited.map((one) => one.slots),
-        [slot],
-      );
-    });
+    if (slot === 'local') this.#local?.giveBack(route);
+    else if (slot === 'redis') {
+      const queue = this.#queue(route);
+      queue.givenBack += 1;
+      // Calls of the route waiting here ask again at once, the slot given back in the same run.
+      if (queue.serving && queue.waiters.length > 0) queue.nap.wake();
+      else this.#settleLater(route, queue, false);
+    }
   }
 
   pause(route: string, ms: number): void {
     const pauseMs = this.#clampPause(ms);
     if (pauseMs === 0) return;
     this.#local?.pause(route, pauseMs);
+    const queue = this.#queues.get(route);
+    if (queue) this.#expireSpares(route, queue, true);
     void this.#store(async () => {
       const gates = this.#routeGates(await this.#keyPrefix(), route);
       await pauseScript.run(this.#redis, [gates.pauseKey], [pauseMs]);
@@ -368,6 +533,8 @@ export class RedisRateLimiter implements RateLimiter {
    * while (the queue's calls included), said once per outage. Fail-closed: the queue's calls fail.
    */
   #storeFailed(error: unknown, route: string | undefined, queue: RouteQueue | undefined): void {
+    // After close() the partner may close Redis at once: the last settle failing is no outage.
+    if (this.#closed) return;
     const reason = error instanceof Error ? error.message : String(error);
     if (error instanceof ConfigurationError) {
       for (const waiter of queue?.waiters.splice(0) ?? []) waiter.drop(error);
@@ -385,7 +552,8 @@ export class RedisRateLimiter implements RateLimiter {
       return;
     }
     this.#localUntil = monotonicNow() + STORE_RETRY_AFTER_MS;
-    if (!this.#degraded) {
+    // A connection its owner closed is no outage to warn of: the process is shutting down.
+    if (!this.#degraded && this.#redis.status !== 'end') {
       this.#degraded = true;
       const message = `rate limiter: Redis is unavailable (${reason}); each process limits itself in memory until Redis answers again`;
       if (this.#logger) this.#logger.warn(message, { onStoreError: 'fail-open' });
@@ -401,10 +569,10 @@ export class RedisRateLimiter implements RateLimiter {
   #acquireLocal(route: string, admission: Admission | undefined): Promise<void> {
     const pending = this.#fallback().acquire(route, admission);
     if (!pending) {
-      this.#hold(route, LOCAL);
+      this.#hold(route, 'local');
       return Promise.resolve();
     }
-    return pending.then(() => this.#hold(route, LOCAL));
+    return pending.then(() => this.#hold(route, 'local'));
   }
 
   /** A call that waited for Redis goes on waiting in the in-process limiter. */
@@ -418,13 +586,23 @@ export class RedisRateLimiter implements RateLimiter {
     );
   }
 
-  /** Rejects every waiting call with ClientClosedError; leaves Redis and its client as they are. */
+  /**
+   * Rejects every waiting call with ClientClosedError, and sends Redis once, without waiting,
+   * the answers not yet settled and the spare slots in hand (what does not arrive expires with
+   * its lease). Leaves Redis and its client as they are.
+   */
   close(): void {
     this.#closed = true;
     const reason = closedError();
-    for (const queue of this.#queues.values()) {
+    for (const [route, queue] of this.#queues) {
       for (const waiter of queue.waiters.splice(0)) waiter.drop(reason);
       queue.nap.wake();
+      if (queue.settleTimer !== undefined) clearTimeout(queue.settleTimer);
+      if (queue.spareTimer !== undefined) clearTimeout(queue.spareTimer);
+      queue.settleTimer = queue.spareTimer = undefined;
+      queue.givenBack += queue.spares;
+      queue.spares = 0;
+      void this.#settle(route, queue);
     }
     this.#queues.clear();
     this.#stopRenewing();
@@ -436,12 +614,13 @@ function closedError(): ClientClosedError {
   return new ClientClosedError('the rate limiter was closed while the call waited for a slot');
 }
 
-function gate(name: string, limit: WindowLimit | undefined): { slots: string; pause: string; limit: WindowLimit | undefined } {
-  return { slots: `${name}:slots`, pause: `${name}:pause`, limit };
+function gate(name: string, limit: WindowLimit | undefined): { keys: string[]; limit: WindowLimit | undefined } {
+  return { keys: GATE_KEYS.map((key) => `${name}:${key}`), limit };
 }
 
-/** A gate's limit and lease (one window and its margin) for the acquire script; -1 for a pause-only gate. */
-function gateArgs(limit: WindowLimit | undefined): [number, number] {
-  if (!limit) return [-1, 0];
-  return [limit.limit, Math.ceil(limit.windowMs + marginMs(limit.windowMs))];
+/** A gate's limit, lease (one window and its margin), window and margin for the settle script; -1 for a pause-only gate. */
+function gateArgs(limit: WindowLimit | undefined): [number, number, number, number] {
+  if (!limit) return [-1, 0, 0, 0];
+  const margin = marginMs(limit.windowMs);
+  return [limit.limit, Math.ceil(limit.windowMs + margin), limit.windowMs, margin];
 }

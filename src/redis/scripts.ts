@@ -4,13 +4,22 @@ import { Script } from './connection.js';
  * The limiter's state lives in Redis and changes only inside these scripts, each one atomic, all
  * on the server's clock (TIME): no process compares its own clock with another's.
  *
- * A gate (the account, a limited endpoint, a route paused by a 429) has two keys:
- * - `…:slots`, a sorted set of the requests that still count: member = slot id, score = the
- *   instant (server ms) it stops counting. A slot is taken at admission with a lease of one
- *   window, so a process that dies holding it frees it within a window; `release` moves it to
- *   the instant the server window that counted the request has certainly ended.
+ * A gate (the account, a limited endpoint, a route paused by a 429) has these keys:
+ * - `…:flight`, a hash: per process (its instance id), how many of its admitted requests are
+ *   not settled yet. They count until settled.
+ * - `…:alive`, a sorted set: per process, the instant (server ms) its lease ends. A process
+ *   renews it while it has requests in flight; one that dies stops, and once its lease is over
+ *   its requests in flight stop counting: a crashed process frees its slots within a window.
+ * - `…:done` and `…:due`, the settled requests that still count: `done` holds, per instant
+ *   (rounded up to a thousandth of the window), how many stop counting then, and their `total`;
+ *   `due` orders those instants. A request settles at the instant the server window that counted
+ *   it has certainly ended.
  * - `…:pause`, the instant until which nobody may send (a 429's Retry-After, Remaining 0).
- * Every key carries a TTL no shorter than the latest instant it holds, so idle state expires.
+ * - `…:window`, the server window last located (`after`, `by`: it ends between the two).
+ *
+ * So a script's work is the same for one request or sixty-four: counts, never one entry per
+ * request. Every key carries a TTL no shorter than the latest instant it holds, so idle state
+ * expires.
  */
 
 /** Server time in ms, and a pause that only ever lengthens. */
@@ -24,103 +33,189 @@ local function pause_until(key, ms)
 end
 `;
 
+/** Keys of a gate, in this order, in every script that takes gates. */
+export const GATE_KEYS = ['flight', 'alive', 'done', 'due', 'pause', 'window'] as const;
+
 /**
- * KEYS: slots and pause of each gate. ARGV: gate count; per gate its limit (-1: pause only) and
- * lease (ms); then the slot ids asking. Admits the first ids that fit every gate and returns
- * { admitted, wait }: wait is the ms until the earliest slot frees or the pause ends, 0 if all fit.
+ * One route's whole exchange with Redis in one atomic run: the answers since the last run
+ * (settles), the requests that never left (given back), then admission.
+ *
+ * KEYS: per gate (the route's or its endpoint's, then the account's) its {@link GATE_KEYS}.
+ * ARGV: the process's instance id; the gate count; per gate its limit (-1: pause only), lease,
+ * window and margin (ms); the number of settles, of requests given back, of calls asking and of
+ * spare slots offered; then per settle five values — ms since it was sent, X-RateLimit-Remaining
+ * and -Reset (ms) or -1 -1, the gate the headers describe (0: none) and a pause of the first
+ * limited gate (ms, 0: none).
+ *
+ * A settle: the request stops counting one window after now, or at the described reset if
+ * sooner, or where the located window ends if it was answered before that window could have
+ * ended; plus the margin. Remaining = Limit - 1 locates a window (its request was the first the
+ * window counted: the window ends between its send time and now, plus a window), so a batch sent
+ * at the opening of a server window frees together, whichever process sent it, as WindowGate
+ * does in one process. Remaining 0 of a described gate pauses it until then (spec part 8 rule 2).
+ *
+ * Admission: as many calls as fit every gate, in order; and, when all fit and every limited gate
+ * stays at most half full, up to the spares offered, which the process hands out without asking
+ * again for a few milliseconds. Returns { admitted, spares, wait }: wait is the ms until the
+ * earliest request stops counting or the pause ends, 0 if all fit.
  */
-export const acquireScript = new Script(`${COMMON}
-local n = tonumber(ARGV[1])
-local first = 2 * n + 2
-local want = #ARGV - first + 1
-local admit = want
-local wait = 0
+export const settleScript = new Script(`${COMMON}
+local me = ARGV[1]
+local n = tonumber(ARGV[2])
+local gates = {}
 for i = 1, n do
-  local paused = tonumber(redis.call('GET', KEYS[2 * i]) or '0')
-  if paused > now then
-    admit = 0
-    if paused - now > wait then wait = paused - now end
+  local a, k = 4 * i - 1, 6 * i - 5
+  local g = { flight = KEYS[k], alive = KEYS[k + 1], done = KEYS[k + 2], due = KEYS[k + 3], pause = KEYS[k + 4], window = KEYS[k + 5],
+    limit = tonumber(ARGV[a]), lease = tonumber(ARGV[a + 1]), windowMs = tonumber(ARGV[a + 2]), margin = tonumber(ARGV[a + 3]),
+    counts = {}, settled = 0, located = false }
+  if g.limit >= 0 and tonumber(ARGV[4 * n + 3]) > 0 then
+    g.step = math.max(1, g.windowMs / 1000)
+    local w = redis.call('HMGET', g.window, 'after', 'by')
+    g.after = tonumber(w[1] or '-1')
+    g.by = tonumber(w[2] or '-1')
   end
-  local limit = tonumber(ARGV[2 * i])
-  if limit >= 0 then
-    redis.call('ZREMRANGEBYSCORE', KEYS[2 * i - 1], '-inf', now)
-    local room = limit - redis.call('ZCARD', KEYS[2 * i - 1])
-    if room < admit then admit = math.max(room, 0) end
-  end
+  gates[i] = g
 end
-for i = 1, n do
-  local limit = tonumber(ARGV[2 * i])
-  local lease = tonumber(ARGV[2 * i + 1])
-  if limit >= 0 and admit > 0 then
-    local args = {}
-    for j = 0, admit - 1 do
-      args[#args + 1] = now + lease
-      args[#args + 1] = ARGV[first + j]
+local p = 4 * n + 3
+local settles, backs, want, offered = tonumber(ARGV[p]), tonumber(ARGV[p + 1]), tonumber(ARGV[p + 2]), tonumber(ARGV[p + 3])
+p = p + 4
+local firstLimited = 0
+for i = n, 1, -1 do if gates[i].limit >= 0 then firstLimited = i end end
+for r = 1, settles do
+  local sentAt = now - tonumber(ARGV[p])
+  local remaining, resetMs = tonumber(ARGV[p + 1]), tonumber(ARGV[p + 2])
+  local described, pauseMs = tonumber(ARGV[p + 3]), tonumber(ARGV[p + 4])
+  p = p + 5
+  for i = 1, n do
+    local g = gates[i]
+    if g.limit >= 0 then
+      local freeAt = now + g.windowMs
+      if i == described then
+        if resetMs >= 0 and now + resetMs < freeAt then freeAt = now + resetMs end
+        if remaining == g.limit - 1 and sentAt + g.windowMs > g.after then
+          g.after, g.by, g.located = sentAt + g.windowMs, now + g.windowMs, true
+        end
+      end
+      if now < g.after and g.by < freeAt then freeAt = g.by end
+      freeAt = math.ceil((freeAt + g.margin) / g.step) * g.step
+      g.counts[freeAt] = (g.counts[freeAt] or 0) + 1
+      g.settled = g.settled + 1
+      if i == described and remaining <= 0 then pause_until(g.pause, freeAt - now) end
+      if i == firstLimited and pauseMs > 0 then pause_until(g.pause, pauseMs) end
     end
-    redis.call('ZADD', KEYS[2 * i - 1], unpack(args))
-    redis.call('PEXPIRE', KEYS[2 * i - 1], lease + 1000)
-  end
-  if limit >= 0 and admit < want and redis.call('ZCARD', KEYS[2 * i - 1]) >= limit then
-    local head = redis.call('ZRANGE', KEYS[2 * i - 1], 0, 0, 'WITHSCORES')
-    local frees = head[2] and tonumber(head[2]) - now or lease
-    if frees > wait then wait = frees end
   end
 end
-return { admit, math.ceil(wait) }
-`);
-
-/**
- * KEYS: slots and pause of each limited gate of the route. ARGV: slot id; X-RateLimit-Remaining
- * and -Reset (ms) of the answer, or -1 -1 without them; the index of the gate to pause (0: none)
- * and for how long; then per gate its window, margin (ms) and whether the headers describe it
- * (1/0). The slot stops counting one window after now, or at the described reset if sooner,
- * plus the margin; Remaining 0 of a described gate pauses it until then (spec part 8 rule 2).
- */
-export const releaseScript = new Script(`${COMMON}
-local id = ARGV[1]
-local remaining = tonumber(ARGV[2])
-local resetMs = tonumber(ARGV[3])
-local pauseGate = tonumber(ARGV[4])
-local pauseMs = tonumber(ARGV[5])
-local n = (#ARGV - 5) / 3
+local asking = want + offered > 0
 for i = 1, n do
-  local windowMs = tonumber(ARGV[3 + 3 * i])
-  local margin = tonumber(ARGV[4 + 3 * i])
-  local described = ARGV[5 + 3 * i] == '1'
-  local freeAt = now + windowMs
-  if described and resetMs >= 0 and now + resetMs < freeAt then freeAt = now + resetMs end
-  freeAt = math.ceil(freeAt + margin)
-  redis.call('ZADD', KEYS[2 * i - 1], freeAt, id)
-  redis.call('PEXPIRE', KEYS[2 * i - 1], math.ceil(windowMs + margin) + 1000)
-  if described and remaining <= 0 then pause_until(KEYS[2 * i], freeAt - now) end
-  if pauseGate == i and pauseMs > 0 then pause_until(KEYS[2 * i], pauseMs) end
+  local g = gates[i]
+  if g.limit >= 0 then
+    local latest = now
+    for at, c in pairs(g.counts) do
+      redis.call('HINCRBY', g.done, at, c)
+      redis.call('ZADD', g.due, at, at)
+      if at > latest then latest = at end
+    end
+    if g.settled > 0 then
+      redis.call('HINCRBY', g.done, 'total', g.settled)
+      redis.call('PEXPIRE', g.done, math.ceil(latest - now) + 1000)
+      redis.call('PEXPIRE', g.due, math.ceil(latest - now) + 1000)
+    end
+    if asking then
+      -- Settled requests whose window is over stop counting; so do the requests in flight of a process gone.
+      local over = redis.call('ZRANGEBYSCORE', g.due, '-inf', now)
+      if #over > 0 then
+        local sum = 0
+        for _, c in ipairs(redis.call('HMGET', g.done, unpack(over))) do sum = sum + tonumber(c or '0') end
+        redis.call('HDEL', g.done, unpack(over))
+        redis.call('HINCRBY', g.done, 'total', -sum)
+        redis.call('ZREMRANGEBYSCORE', g.due, '-inf', now)
+      end
+      local gone = redis.call('ZRANGEBYSCORE', g.alive, '-inf', now)
+      if #gone > 0 then
+        redis.call('HDEL', g.flight, unpack(gone))
+        redis.call('ZREMRANGEBYSCORE', g.alive, '-inf', now)
+      end
+    elseif g.settled + backs > 0 then
+      -- Only settling: this process's requests leave its flight (gone already, after a stall, if below zero).
+      if redis.call('HINCRBY', g.flight, me, -(g.settled + backs)) <= 0 then redis.call('HDEL', g.flight, me) end
+    end
+  end
 end
-return 1
+local admit, spare, wait = 0, 0, 0
+if asking then
+  admit, spare = want, offered
+  for i = 1, n do
+    local g = gates[i]
+    local paused = tonumber(redis.call('GET', g.pause) or '0')
+    if paused > now then
+      admit, spare = 0, 0
+      if paused - now > wait then wait = paused - now end
+    end
+    if g.limit >= 0 then
+      local used = tonumber(redis.call('HGET', g.done, 'total') or '0')
+      local flight = redis.call('HGETALL', g.flight)
+      g.mine = 0
+      for j = 1, #flight, 2 do
+        local c = tonumber(flight[j + 1])
+        used = used + c
+        if flight[j] == me then g.mine = c end
+      end
+      -- What this run settles or gives back leaves this process's flight (which a stall may have emptied).
+      g.leaving = math.min(g.mine, g.settled + backs)
+      g.used = used - g.leaving
+      local room = g.limit - g.used
+      if room < admit then admit = math.max(room, 0) end
+      local free = room - want - math.ceil(g.limit / 2)
+      if free < spare then spare = math.max(free, 0) end
+    end
+  end
+  if admit < want then spare = 0 end
+  for i = 1, n do
+    local g = gates[i]
+    if g.limit >= 0 then
+      local mine = g.mine - g.leaving + admit + spare
+      if mine ~= g.mine then
+        if mine > 0 then redis.call('HSET', g.flight, me, mine) else redis.call('HDEL', g.flight, me) end
+      end
+      if admit + spare > 0 then
+        redis.call('ZADD', g.alive, now + g.lease, me)
+        redis.call('PEXPIRE', g.flight, g.lease + 1000)
+        redis.call('PEXPIRE', g.alive, g.lease + 1000)
+      end
+      if admit < want and g.used + admit >= g.limit then
+        -- The earliest a request of this gate stops counting: a settled one's instant, or the end of a lease.
+        local frees = g.lease
+        local due = redis.call('ZRANGE', g.due, 0, 0, 'WITHSCORES')
+        if due[2] then frees = tonumber(due[2]) - now end
+        local alive = redis.call('ZRANGE', g.alive, 0, 0, 'WITHSCORES')
+        if alive[2] and tonumber(alive[2]) - now < frees then frees = tonumber(alive[2]) - now end
+        if frees > wait then wait = frees end
+      end
+    end
+  end
+end
+for i = 1, n do
+  local g = gates[i]
+  if g.located then
+    redis.call('HSET', g.window, 'after', g.after, 'by', g.by)
+    redis.call('PEXPIRE', g.window, math.ceil(g.by - now) + 1000)
+  end
+end
+return { admit, spare, math.ceil(wait) }
 `);
 
 /**
- * KEYS: slots of each limited gate. ARGV: each gate's lease, then the ids of slots whose requests
- * are still in flight. Their leases start again now: a slow request keeps its slot for as long as
- * its process lives, and a dead process stops renewing, so its slots free within a lease.
+ * KEYS: `alive` and `flight` of each limited gate. ARGV: the instance id, then each gate's lease.
+ * The process still has requests in flight: its lease starts again now, so a slow request keeps
+ * its slot for as long as its process lives, and a dead process stops renewing.
  */
 export const renewScript = new Script(`${COMMON}
-local n = #KEYS
-for i = 1, n do
-  local lease = tonumber(ARGV[i])
-  local args = {}
-  for j = n + 1, #ARGV do
-    args[#args + 1] = now + lease
-    args[#args + 1] = ARGV[j]
-  end
-  redis.call('ZADD', KEYS[i], 'GT', unpack(args))
-  redis.call('PEXPIRE', KEYS[i], lease + 1000)
+for i = 1, #KEYS / 2 do
+  local lease = tonumber(ARGV[i + 1])
+  redis.call('ZADD', KEYS[2 * i - 1], now + lease, ARGV[1])
+  redis.call('PEXPIRE', KEYS[2 * i - 1], lease + 1000)
+  redis.call('PEXPIRE', KEYS[2 * i], lease + 1000)
 end
-return 1
-`);
-
-/** KEYS: slots of each limited gate. ARGV: the slot id. A request that never left stops counting at once. */
-export const giveBackScript = new Script(`
-for i = 1, #KEYS do redis.call('ZREM', KEYS[i], ARGV[1]) end
 return 1
 `);
 

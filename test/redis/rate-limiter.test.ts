@@ -3,13 +3,14 @@
  * stands for one process of a fleet: they share nothing but Redis (fleet.test.ts runs the same
  * over child processes).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError, ConnectionError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { ClientOptions, Logger } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import type { RedisRateLimiterOptions } from '../../src/redis/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { installFakeClock } from '../helpers/clock.js';
 import { type RedisServer, startRedis } from '../helpers/redis.js';
 
 let redis: RedisServer;
@@ -142,6 +143,45 @@ describe('RedisRateLimiter', () => {
     expect(sims.filter((entry) => entry.status === 429)).toHaveLength(1);
   });
 
+  it('asks Redis far less than once per call: a steady caller takes slots ahead and settles its answers together', async () => {
+    const store = redis.client();
+    // On a fake clock the slots taken ahead never age out and no settle timer fires: only the runs the calls need.
+    installFakeClock();
+    try {
+      const target = await sandbox(LONG_WINDOW_MS);
+      const client = member(target, { namespace: `steady-${namespaces++}`, account: { limit: 100_000, windowMs: LONG_WINDOW_MS } });
+      await listSims(client);
+      await store.config('RESETSTAT');
+      for (let i = 0; i < 64; i++) await listSims(client);
+      const stats = await store.info('commandstats');
+      const runs = [...stats.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+      // 16 slots ahead per run, asked for again when 4 are left: a run per 12 calls, the answers settled with it.
+      expect(runs).toBeGreaterThanOrEqual(4);
+      expect(runs).toBeLessThanOrEqual(7);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives back the slots a process took ahead and did not use: the window stays whole for the fleet', async () => {
+    const target = await sandbox(LONG_WINDOW_MS);
+    const namespace = `spares-${namespaces++}`;
+    const limits = { namespace, account: { limit: 20, windowMs: LONG_WINDOW_MS } };
+    const first = member(target, limits, { maxRetries: 0 });
+    const second = member(target, limits, { maxRetries: 0 });
+    // Its exchange and one call: two of the twenty, and slots taken ahead while the window was under half full.
+    await listSims(first);
+    const [flight] = await redis.client().keys(`${namespace}:*:account:flight`);
+    // Unused, they go back within a few milliseconds; the answers settle with them.
+    await until(async () => Object.keys(await redis.client().hgetall(flight as string)).length === 0);
+    // The other eighteen are all the second process's: its exchange and seventeen calls, none waiting a window.
+    for (let i = 0; i < 17; i++) await expect(listSims(second)).resolves.toBeDefined();
+    const over = await listSims(second).catch((error: unknown) => error);
+    expect(over).toBeInstanceOf(TimeoutError);
+    expect((over as TimeoutError).requestNotSent).toBe(true);
+    expect(await throttled(target)).toBe(0);
+  });
+
   it('follows X-RateLimit-Remaining 0 in every limiter: the window is full, whoever filled it', async () => {
     const target = await sandbox(LONG_WINDOW_MS);
     const namespace = `sync-${namespaces++}`;
@@ -192,7 +232,7 @@ describe('RedisRateLimiter when Redis goes away', () => {
     for (let i = 0; i < 3; i++) await listSims(client);
     expect(logger.lines.some(([level, message]) => level === 'info' && /answers again/.test(message))).toBe(true);
     const keys = await redis.client().keys('open-*');
-    expect(keys.some((key) => key.endsWith(':account:slots'))).toBe(true);
+    expect(keys.some((key) => key.endsWith(':account:alive'))).toBe(true);
   });
 
   it('fail-open: a burst that loses Redis midway and gets it back settles every call, none hung', async () => {
