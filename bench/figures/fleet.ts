@@ -55,58 +55,69 @@ interface Sandbox {
   secret: string;
 }
 
+interface Worker {
+  child: ChildProcess;
+  /** The next line the worker prints. */
+  line(): Promise<string>;
+}
+
+/** A fleet-worker process (see bench/lib/fleet-worker.ts) with `env` on top of the figure's own. */
+function spawnWorker(env: Record<string, string>): Worker {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/lib/fleet-worker.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, FLEET_LIMIT: String(LIMIT), ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
+  const line = async (): Promise<string> => {
+    const next = await lines.next();
+    if (next.done) throw new Error(`a ${env.FLEET_MODE} worker exited early`);
+    return next.value;
+  };
+  return { child, line };
+}
+
+function sandboxEnv(sandbox: Sandbox, redis: RedisServer, windowMs: number): Record<string, string> {
+  return {
+    FLEET_SANDBOX_URL: sandbox.url,
+    FLEET_KEY: sandbox.key,
+    FLEET_SECRET: sandbox.secret,
+    FLEET_REDIS_PORT: String(redis.port),
+    FLEET_WINDOW_MS: String(windowMs),
+  };
+}
+
+async function sandboxLog(sandbox: Sandbox): Promise<Array<{ path: string; status: number }>> {
+  return ((await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as { requests: Array<{ path: string; status: number }> }).requests;
+}
+
+const throttledIn = (log: Array<{ path: string; status: number }>): number => log.filter((entry) => entry.path.startsWith('/api/') && entry.status === 429).length;
+
 /** `processes` workers on one sandbox window, all started at once; the wall time and the sandbox's 429s. */
 async function burst(mode: 'redis' | 'local', sandbox: Sandbox, redis: RedisServer, windowMs: number, processes: number, calls: number) {
-  const workers: ChildProcess[] = [];
   // One namespace for the whole fleet of this run.
   const namespace = `bench-${mode}-${Date.now()}`;
+  const workers = Array.from({ length: processes }, () =>
+    spawnWorker({ ...sandboxEnv(sandbox, redis, windowMs), FLEET_MODE: mode, FLEET_NAMESPACE: namespace, FLEET_CALLS: String(calls) }),
+  );
   try {
-    const outcomes: Array<Promise<{ failed: number }>> = [];
-    const ready: Array<Promise<void>> = [];
-    for (let i = 0; i < processes; i++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/lib/fleet-worker.ts')], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          FLEET_MODE: mode,
-          FLEET_SANDBOX_URL: sandbox.url,
-          FLEET_KEY: sandbox.key,
-          FLEET_SECRET: sandbox.secret,
-          FLEET_REDIS_PORT: String(redis.port),
-          FLEET_NAMESPACE: namespace,
-          FLEET_LIMIT: String(LIMIT),
-          FLEET_WINDOW_MS: String(windowMs),
-          FLEET_CALLS: String(calls),
-        },
-        stdio: ['pipe', 'pipe', 'inherit'],
-      });
-      workers.push(child);
-      const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
-      const line = async (): Promise<string> => {
-        const next = await lines.next();
-        if (next.done) throw new Error(`a ${mode} worker exited early`);
-        return next.value;
-      };
-      const readied = line().then(() => undefined);
-      ready.push(readied);
-      outcomes.push(readied.then(line).then((text) => JSON.parse(text) as { failed: number }));
-    }
+    const ready = workers.map((worker) => worker.line());
+    const outcomes = ready.map((readied, index) => readied.then(() => (workers[index] as Worker).line()).then((text) => JSON.parse(text) as { failed: number }));
     await Promise.all(ready);
     // A fresh sandbox window for the burst, and an empty request log to count it.
     await sleep(windowMs + 100);
     await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
     const start = performance.now();
-    for (const worker of workers) worker.stdin?.write('go\n');
+    for (const worker of workers) worker.child.stdin?.write('go\n');
     const results = await Promise.all(outcomes);
     const wallMs = performance.now() - start;
-    const log = ((await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as { requests: Array<{ path: string; status: number }> }).requests;
     return {
       wallMs,
-      throttled: log.filter((entry) => entry.path.startsWith('/api/') && entry.status === 429).length,
+      throttled: throttledIn(await sandboxLog(sandbox)),
       failed: results.reduce((sum, result) => sum + result.failed, 0),
     };
   } finally {
-    for (const worker of workers) worker.kill('SIGKILL');
+    for (const worker of workers) worker.child.kill('SIGKILL');
   }
 }
 
@@ -114,17 +125,18 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 }
 
-async function pacingRows(config: FigureConfig, redis: RedisServer): Promise<Row[]> {
-  const windowMs = config.quick ? 250 : 1_000;
+const windowOf = (config: FigureConfig): number => (config.quick ? 250 : 1_000);
+
+async function pacingRows(config: FigureConfig, redis: RedisServer, sandbox: Sandbox): Promise<Row[]> {
+  const windowMs = windowOf(config);
   const processes = config.quick ? 2 : 4;
   const calls = 150;
   const total = processes * calls;
   const figure = `11. fleet: ${processes} processes × ${calls} calls, sandbox at ${LIMIT} per ${windowMs} ms (scaled window)`;
-  const sandboxServer = await startServer<Sandbox>(['sandbox', String(windowMs)]);
-  try {
-    const local = await burst('local', sandboxServer.info, redis, windowMs, processes, calls);
+  {
+    const local = await burst('local', sandbox, redis, windowMs, processes, calls);
     // The sandbox's windows of the first run are over before the second starts (burst waits one).
-    const shared = await burst('redis', sandboxServer.info, redis, windowMs, processes, calls);
+    const shared = await burst('redis', sandbox, redis, windowMs, processes, calls);
     const minimumMs = (Math.ceil(total / LIMIT) - 1) * windowMs;
     const ratio = shared.wallMs / minimumMs;
     return [
@@ -153,8 +165,121 @@ async function pacingRows(config: FigureConfig, redis: RedisServer): Promise<Row
         note: `in-process limiters only took ${local.wallMs.toFixed(0)} ms`,
       },
     ];
+  }
+}
+
+/**
+ * A process holding half the window's slots is killed; another process then asks for the whole
+ * window: the time from the kill until it has every slot (the dead lease ran out).
+ */
+async function killedRows(config: FigureConfig, redis: RedisServer, fleet: Fleet): Promise<Row[]> {
+  const windowMs = windowOf(config);
+  const held = LIMIT / 2;
+  const route = 'GET /api/v1.1/sims';
+  const namespace = `bench-killed-${Date.now()}`;
+  const base = { FLEET_REDIS_PORT: String(redis.port), FLEET_NAMESPACE: namespace, FLEET_WINDOW_MS: String(windowMs) };
+  const worker = spawnWorker({ ...base, FLEET_MODE: 'hold', FLEET_CALLS: String(held), FLEET_ROUTE: route });
+  const limiter = new fleet.RedisRateLimiter({ redis: redis.client(), namespace, account: { limit: LIMIT, windowMs } });
+  try {
+    await worker.line();
+    const exited = new Promise((resolve) => worker.child.once('exit', resolve));
+    worker.child.kill('SIGKILL');
+    await exited;
+    const killedAt = performance.now();
+    let atOnce = 0;
+    await Promise.all(
+      Array.from({ length: LIMIT }, async () => {
+        const pending = limiter.acquire(route);
+        if (pending) await pending;
+        if (performance.now() - killedAt < windowMs / 4) atOnce += 1;
+      }),
+    );
+    const backMs = performance.now() - killedAt;
+    return [
+      {
+        id: 'fleet.killed',
+        figure: `11. fleet: a process killed holding ${held} of ${LIMIT} slots, until another has all ${LIMIT}`,
+        value: backMs,
+        baseline: windowMs,
+        unit: 'ms',
+        baselineLabel: 'one window',
+        ratio: backMs / windowMs,
+        goal: '≤ 1.05 (a window, its margin, a round trip)',
+        met: backMs <= windowMs * 1.05,
+        note: `${atOnce} slots at once, the rest when the dead process's lease ran out (it held ${held} in flight and any it had taken ahead)`,
+      },
+    ];
   } finally {
-    await sandboxServer.stop();
+    limiter.close();
+    worker.child.kill('SIGKILL');
+  }
+}
+
+/**
+ * Processes calling steadily while Redis is stopped for a while and started again (empty), under
+ * fail-open: calls still pending well after the run are hung (goal 0); the sandbox's 429s while
+ * each process limited itself alone are what the outage cost.
+ */
+async function outageRows(config: FigureConfig, redis: RedisServer, sandbox: Sandbox): Promise<Row[]> {
+  const windowMs = windowOf(config);
+  const processes = config.quick ? 2 : 4;
+  const [beforeMs, outageMs, afterMs] = config.quick ? [500, 1_000, 1_000] : [1_500, 5_000, 2_500];
+  const durationMs = beforeMs + outageMs + afterMs;
+  const namespace = `bench-outage-${Date.now()}`;
+  const workers = Array.from({ length: processes }, () =>
+    spawnWorker({
+      ...sandboxEnv(sandbox, redis, windowMs),
+      FLEET_MODE: 'redis',
+      FLEET_NAMESPACE: namespace,
+      FLEET_DURATION_MS: String(durationMs),
+      FLEET_CONCURRENCY: '8',
+      FLEET_GRACE_MS: '15000',
+    }),
+  );
+  try {
+    await Promise.all(workers.map((worker) => worker.line()));
+    await sleep(windowMs + 100);
+    await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
+    const outcomes = workers.map((worker) => worker.line().then((text) => JSON.parse(text) as { calls: number; settled: number; failed: number }));
+    for (const worker of workers) worker.child.stdin?.write('go\n');
+    await sleep(beforeMs);
+    await redis.kill();
+    await sleep(outageMs);
+    await redis.start();
+    const results = await Promise.all(outcomes);
+    const calls = results.reduce((sum, result) => sum + result.calls, 0);
+    const hung = results.reduce((sum, result) => sum + result.calls - result.settled, 0);
+    const failed = results.reduce((sum, result) => sum + result.failed, 0);
+    const throttled = throttledIn(await sandboxLog(sandbox));
+    const figure = `11. fleet: ${processes} processes calling for ${durationMs / 1000} s, Redis down ${outageMs / 1000} s (fail-open)`;
+    return [
+      {
+        id: 'fleet.outage.hung',
+        figure: `${figure}, calls hung`,
+        value: hung,
+        baseline: calls,
+        unit: 'calls',
+        baselineLabel: 'calls made',
+        ratio: null,
+        goal: '0',
+        met: hung === 0,
+        note: `${failed} call(s) failed (out of retries on a 429)`,
+      },
+      {
+        id: 'fleet.outage.429',
+        figure: `${figure}, 429 answers`,
+        value: throttled,
+        baseline: calls,
+        unit: '',
+        baselineLabel: 'calls made',
+        ratio: null,
+        goal: '—',
+        met: null,
+        note: 'each process limits itself alone while Redis is away; the 429s are retried',
+      },
+    ];
+  } finally {
+    for (const worker of workers) worker.child.kill('SIGKILL');
   }
 }
 
@@ -164,15 +289,21 @@ async function limiterRows(config: FigureConfig, redis: RedisServer, fleet: Flee
   // Acquire overhead: a limit no run reaches, so every acquire is one script run.
   const limiter = new fleet.RedisRateLimiter({ redis: connection, namespace: 'bench-acquire', account: UNREACHED_RATE_LIMIT.account });
   const samples: number[] = [];
+  // The acquires that waited for a script run (the rest took a slot the last run granted ahead).
+  const asked: number[] = [];
   const count = config.quick ? 300 : 5_000;
   for (let i = 0; i < count; i++) {
     const start = performance.now();
-    await limiter.acquire('GET /api/v1.1/sims');
-    samples.push((performance.now() - start) * 1000);
+    const pending = limiter.acquire('GET /api/v1.1/sims');
+    if (pending) await pending;
+    const micros = (performance.now() - start) * 1000;
+    samples.push(micros);
+    if (pending) asked.push(micros);
     limiter.release('GET /api/v1.1/sims', start, undefined);
   }
   limiter.close();
   samples.sort((a, b) => a - b);
+  asked.sort((a, b) => a - b);
   rows.push({
     id: 'fleet.acquire',
     figure: '11. fleet: acquire on loopback Redis, median (p99 in note)',
@@ -183,7 +314,9 @@ async function limiterRows(config: FigureConfig, redis: RedisServer, fleet: Flee
     ratio: null,
     goal: '—',
     met: null,
-    note: `p99 ${percentile(samples, 0.99).toFixed(0)} µs over ${count} sequential acquires`,
+    note:
+      `p99 ${percentile(samples, 0.99).toFixed(0)} µs over ${count} sequential acquires; ${asked.length} of them waited for a script run ` +
+      `(median ${median(asked).toFixed(0)} µs, p99 ${percentile(asked, 0.99).toFixed(0)} µs), the rest took a slot granted ahead`,
   });
 
   // Throughput: the same client with either limiter, each against raw undici in the same round.
@@ -309,11 +442,19 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
   }
   try {
     const [sdk, fleet, hooks] = await Promise.all([load<Sdk>('index.js'), load<Fleet>('redis/index.js'), load<Hooks>('webhooks/index.js')]);
-    return [
-      ...(await pacingRows(config, redis)),
-      ...(await limiterRows(config, redis, fleet, sdk)),
-      ...(await dedupeRows(config, redis, fleet, hooks)),
-    ];
+    const sandbox = await startServer<Sandbox>(['sandbox', String(windowOf(config))]);
+    try {
+      return [
+        ...(await pacingRows(config, redis, sandbox.info)),
+        ...(await killedRows(config, redis, fleet)),
+        ...(await limiterRows(config, redis, fleet, sdk)),
+        ...(await dedupeRows(config, redis, fleet, hooks)),
+        // Last: it stops Redis, and the Redis it starts again is empty.
+        ...(await outageRows(config, redis, sandbox.info)),
+      ];
+    } finally {
+      await sandbox.stop();
+    }
   } finally {
     await redis.stop();
   }

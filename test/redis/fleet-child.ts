@@ -1,7 +1,8 @@
 /**
  * One process of a fleet, run by fleet.test.ts: a client on the shared sandbox whose limiter is a
- * RedisRateLimiter on the shared Redis. Prints `ready` once warmed up (token in hand), waits for
- * `go` on stdin, makes FLEET_CALLS calls to FLEET_PATH at once, and prints the outcome as JSON.
+ * RedisRateLimiter on the shared Redis. Prints `ready` once warmed up (token in hand); then, for
+ * each `go` line on stdin, makes FLEET_CALLS calls to FLEET_PATH (at once, or FLEET_CONCURRENCY at
+ * a time) and prints the outcome as JSON. Exits when stdin ends.
  */
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
@@ -24,10 +25,33 @@ const client = new PartnerClient({
 });
 const path = env('FLEET_PATH');
 await client.auth.token();
+const calls = Number(env('FLEET_CALLS'));
+const concurrency = Number(process.env['FLEET_CONCURRENCY'] ?? calls);
+
+async function batch(): Promise<{ answered: number; failed: string[] }> {
+  let next = 0;
+  let answered = 0;
+  const failed: string[] = [];
+  const worker = async (): Promise<void> => {
+    while (next < calls) {
+      next += 1;
+      try {
+        await client.request({ method: 'GET', path });
+        answered += 1;
+      } catch (error) {
+        failed.push(String(error));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, calls) }, worker));
+  return { answered, failed };
+}
+
+const lines = createInterface({ input: process.stdin });
 process.stdout.write('ready\n');
-await new Promise<void>((resolve) => createInterface({ input: process.stdin }).once('line', () => resolve()));
-const outcomes = await Promise.allSettled(Array.from({ length: Number(env('FLEET_CALLS')) }, () => client.request({ method: 'GET', path })));
-const failed = outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => String(outcome.reason));
-process.stdout.write(`${JSON.stringify({ answered: outcomes.length - failed.length, failed })}\n`);
+for await (const line of lines) {
+  if (line !== 'go') continue;
+  process.stdout.write(`${JSON.stringify(await batch())}\n`);
+}
 await client.close();
 redis.disconnect();

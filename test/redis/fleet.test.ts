@@ -29,10 +29,18 @@ afterAll(async () => {
   await redis.stop();
 });
 
+interface Outcome {
+  answered: number;
+  failed: string[];
+}
+
 interface Member {
   child: ChildProcess;
   ready: Promise<void>;
-  outcome: Promise<{ answered: number; failed: string[] }>;
+  /** The outcome of the first batch. */
+  outcome: Promise<Outcome>;
+  /** Starts one more batch (after the first's outcome) and resolves with its outcome. */
+  again(): Promise<Outcome>;
 }
 
 function member(env: Record<string, string>): Member {
@@ -64,8 +72,13 @@ function member(env: Record<string, string>): Member {
       });
     });
   const ready = next().then(() => undefined);
-  const outcome = ready.then(next).then((line) => JSON.parse(line) as { answered: number; failed: string[] });
-  return { child, ready, outcome };
+  const outcome = ready.then(next).then((line) => JSON.parse(line) as Outcome);
+  const again = async (): Promise<Outcome> => {
+    const line = next();
+    child.stdin?.write('go\n');
+    return JSON.parse(await line) as Outcome;
+  };
+  return { child, ready, outcome, again };
 }
 
 interface Logged {
@@ -127,5 +140,36 @@ describe('a fleet of processes on one Redis', () => {
     await next.ready;
     next.child.stdin?.write('go\n');
     expect((await next.outcome).failed).toEqual([]);
+  });
+
+  it('rides out Redis stopped and started again mid-run: no call hangs, and the fleet shares its window again after', async () => {
+    const namespace = 'outage';
+    const fleet = [0, 1, 2].map(() =>
+      member({ FLEET_NAMESPACE: namespace, FLEET_LIMIT: '120', FLEET_CALLS: '100', FLEET_CONCURRENCY: '8', FLEET_PATH: '/api/v1.1/sims' }),
+    );
+    await Promise.all(fleet.map((one) => one.ready));
+    for (const one of fleet) one.child.stdin?.write('go\n');
+    // The store goes away under the running batch, and comes back empty a second later.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await redis.kill();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await redis.start();
+    const outcomes = await Promise.all(fleet.map((one) => one.outcome));
+    // Every call settled: answered, or out of retries on a 429 drawn while each process limited itself alone.
+    for (const outcome of outcomes) {
+      expect(outcome.answered + outcome.failed.length).toBe(100);
+      for (const failure of outcome.failed) expect(failure).toMatch(/^RateLimitError/);
+    }
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.answered, 0)).toBeGreaterThan(0);
+    // Past the fallback's second, the processes ask Redis again: a fresh window, shared, draws no 429.
+    await new Promise((resolve) => setTimeout(resolve, 1_200 + WINDOW_MS));
+    const before = (await sandboxLog()).length;
+    const after = await Promise.all(fleet.map((one) => one.again()));
+    expect(after.map((outcome) => outcome.failed)).toEqual([[], [], []]);
+    const batch = (await sandboxLog()).slice(before).filter((entry) => entry.path === '/api/v1.1/sims');
+    expect(batch).toHaveLength(300);
+    expect(batch.filter((entry) => entry.status === 429)).toHaveLength(0);
+    const keys = await redis.client().keys(`${namespace}:*:account:*`);
+    expect(keys.length).toBeGreaterThan(0);
   });
 });
