@@ -91,7 +91,8 @@ async function sandboxLog(sandbox: Sandbox): Promise<Array<{ path: string; statu
   return ((await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as { requests: Array<{ path: string; status: number }> }).requests;
 }
 
-const throttledIn = (log: Array<{ path: string; status: number }>): number => log.filter((entry) => entry.path.startsWith('/api/') && entry.status === 429).length;
+const throttledIn = (log: Array<{ path: string; status: number }>): number =>
+  log.filter((entry) => entry.path.startsWith('/api/') && entry.status === 429).length;
 
 /** `processes` workers on one sandbox window, all started at once; the wall time and the sandbox's 429s. */
 async function burst(mode: 'redis' | 'local', sandbox: Sandbox, redis: RedisServer, windowMs: number, processes: number, calls: number) {
@@ -102,7 +103,9 @@ async function burst(mode: 'redis' | 'local', sandbox: Sandbox, redis: RedisServ
   );
   try {
     const ready = workers.map((worker) => worker.line());
-    const outcomes = ready.map((readied, index) => readied.then(() => (workers[index] as Worker).line()).then((text) => JSON.parse(text) as { failed: number }));
+    const outcomes = ready.map((readied, index) =>
+      readied.then(() => (workers[index] as Worker).line()).then((text) => JSON.parse(text) as { failed: number }),
+    );
     await Promise.all(ready);
     // A fresh sandbox window for the burst, and an empty request log to count it.
     await sleep(windowMs + 100);

@@ -27,7 +27,8 @@ const fleet = (await import(pathToFileURL(path.join(dist, 'redis/index.js')).hre
 };
 const mode = env('FLEET_MODE');
 const account = { limit: Number(env('FLEET_LIMIT')), windowMs: Number(env('FLEET_WINDOW_MS')) };
-const redis = mode === 'local' ? undefined : new Redis(Number(env('FLEET_REDIS_PORT')), '127.0.0.1', { commandTimeout: 1000, maxRetriesPerRequest: 1 });
+const redis =
+  mode === 'local' ? undefined : new Redis(Number(env('FLEET_REDIS_PORT')), '127.0.0.1', { commandTimeout: 1000, maxRetriesPerRequest: 1 });
 redis?.on('error', () => {});
 const limiter = redis ? new fleet.RedisRateLimiter({ redis, namespace: env('FLEET_NAMESPACE'), account }) : undefined;
 const calls = Number(env('FLEET_CALLS'));
