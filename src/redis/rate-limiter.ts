@@ -37,7 +37,7 @@ const BATCH = 64;
  * counts a request longer.
  */
 const SETTLE_DELAY_MS = 10;
-/** The most slots a process takes ahead of its calls when a window is at most half full. */
+/** The most slots a process takes ahead of its calls, when a window is at most half full (and a sixteenth of the limit at most). */
 const SPARES = 16;
 /**
  * How long a spare slot is handed out without asking Redis again: it bounds how late this
@@ -49,7 +49,7 @@ const SPARE_LIFE_MS = 10;
 interface RouteGates {
   /** The {@link GATE_KEYS} of each gate. */
   keys: string[];
-  /** The instance id, the gate count, then each gate's limit (-1: pause only), lease, window and margin. */
+  /** The instance id, how long spares may be held, the gate count, then each gate's limit (-1: pause only), lease, window and margin. */
   args: Array<string | number>;
   /** For the renewal: `alive` and `flight` of each limited gate, and their leases. */
   renewKeys: string[];
@@ -192,11 +192,11 @@ export class RedisRateLimiter implements RateLimiter {
     const limited = all.filter((one) => one.limit !== undefined);
     gates = {
       keys: all.flatMap((one) => one.keys),
-      args: [this.#instance, all.length, ...all.flatMap((one) => gateArgs(one.limit))],
+      args: [this.#instance, this.#spareLifeMs() + this.#settleDelayMs() + 5, all.length, ...all.flatMap((one) => gateArgs(one.limit))],
       renewKeys: limited.flatMap((one) => [one.keys[1], one.keys[0]] as string[]),
       renewArgs: limited.map((one) => gateArgs(one.limit)[1]),
       describedBy,
-      pauseKey: routeGate.keys[4] as string,
+      pauseKey: routeGate.keys[GATE_KEYS.indexOf('pause')] as string,
     };
     // Concrete paths are unbounded; a full cache starts over rather than grow.
     if (this.#gates.size >= 1024) this.#gates.clear();
@@ -346,15 +346,20 @@ export class RedisRateLimiter implements RateLimiter {
       return;
     }
     if (queue.settleTimer !== undefined) return;
-    queue.settleTimer = setTimeout(
-      () => {
-        queue.settleTimer = undefined;
-        void this.#settle(route, queue);
-      },
-      Math.min(SETTLE_DELAY_MS, this.#limits.account.windowMs / 8),
-    );
+    queue.settleTimer = setTimeout(() => {
+      queue.settleTimer = undefined;
+      void this.#settle(route, queue);
+    }, this.#settleDelayMs());
     // Until settled an answer counts in this process's flight: an exit first loses nothing.
     queue.settleTimer.unref?.();
+  }
+
+  #settleDelayMs(): number {
+    return Math.min(SETTLE_DELAY_MS, this.#limits.account.windowMs / 8);
+  }
+
+  #spareLifeMs(): number {
+    return Math.min(SPARE_LIFE_MS, this.#limits.account.windowMs / 10);
   }
 
   /** One script run with the pending answers; what arrives meanwhile waits for the next. */
@@ -381,7 +386,7 @@ export class RedisRateLimiter implements RateLimiter {
   #keepSpares(route: string, queue: RouteQueue, count: number): void {
     // The run that granted them found no pause: the spares in hand are as good as the new ones.
     queue.spares += count;
-    const lifeMs = Math.min(SPARE_LIFE_MS, this.#limits.account.windowMs / 10);
+    const lifeMs = this.#spareLifeMs();
     queue.sparesUntil = monotonicNow() + lifeMs;
     if (queue.spareTimer !== undefined) clearTimeout(queue.spareTimer);
     queue.spareTimer = setTimeout(() => {

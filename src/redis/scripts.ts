@@ -14,6 +14,9 @@ import { Script } from './connection.js';
  *   (rounded up to a thousandth of the window), how many stop counting then, and their `total`;
  *   `due` orders those instants. A request settles at the instant the server window that counted
  *   it has certainly ended.
+ * - `…:ahead`, a sorted set: per process holding slots granted ahead of its calls, the instant by
+ *   which it gives back those it did not use. A call refused meanwhile asks again then, rather
+ *   than waiting for a window to pass.
  * - `…:pause`, the instant until which nobody may send (a 429's Retry-After, Remaining 0).
  * - `…:window`, the server window last located (`after`, `by`: it ends between the two).
  *
@@ -34,14 +37,15 @@ end
 `;
 
 /** Keys of a gate, in this order, in every script that takes gates. */
-export const GATE_KEYS = ['flight', 'alive', 'done', 'due', 'pause', 'window'] as const;
+export const GATE_KEYS = ['flight', 'alive', 'done', 'due', 'ahead', 'pause', 'window'] as const;
 
 /**
  * One route's whole exchange with Redis in one atomic run: the answers since the last run
  * (settles), the requests that never left (given back), then admission.
  *
  * KEYS: per gate (the route's or its endpoint's, then the account's) its {@link GATE_KEYS}.
- * ARGV: the process's instance id; the gate count; per gate its limit (-1: pause only), lease,
+ * ARGV: the process's instance id; how long it may hold slots granted ahead before giving back
+ * the unused (ms); the gate count; per gate its limit (-1: pause only), lease,
  * window and margin (ms); the number of settles, of requests given back, of calls asking and of
  * spare slots offered; then per settle five values — ms since it was sent, X-RateLimit-Remaining
  * and -Reset (ms) or -1 -1, the gate the headers describe (0: none) and a pause of the first
@@ -55,20 +59,20 @@ export const GATE_KEYS = ['flight', 'alive', 'done', 'due', 'pause', 'window'] a
  * does in one process. Remaining 0 of a described gate pauses it until then (spec part 8 rule 2).
  *
  * Admission: as many calls as fit every gate, in order; and, when all fit and every limited gate
- * stays at most half full, up to the spares offered, which the process hands out without asking
- * again for a few milliseconds. Returns { admitted, spares, wait }: wait is the ms until the
+ * stays at most half full, up to the spares offered (a sixteenth of the limit at most), which the
+ * process hands out without asking again for a few milliseconds. Returns { admitted, spares, wait }: wait is the ms until the
  * earliest request stops counting or the pause ends, 0 if all fit.
  */
 export const settleScript = new Script(`${COMMON}
-local me = ARGV[1]
-local n = tonumber(ARGV[2])
+local me, aheadMs = ARGV[1], tonumber(ARGV[2])
+local n = tonumber(ARGV[3])
 local gates = {}
 for i = 1, n do
-  local a, k = 4 * i - 1, 6 * i - 5
-  local g = { flight = KEYS[k], alive = KEYS[k + 1], done = KEYS[k + 2], due = KEYS[k + 3], pause = KEYS[k + 4], window = KEYS[k + 5],
+  local a, k = 4 * i, 7 * i - 6
+  local g = { flight = KEYS[k], alive = KEYS[k + 1], done = KEYS[k + 2], due = KEYS[k + 3], ahead = KEYS[k + 4], pause = KEYS[k + 5], window = KEYS[k + 6],
     limit = tonumber(ARGV[a]), lease = tonumber(ARGV[a + 1]), windowMs = tonumber(ARGV[a + 2]), margin = tonumber(ARGV[a + 3]),
     counts = {}, settled = 0, located = false }
-  if g.limit >= 0 and tonumber(ARGV[4 * n + 3]) > 0 then
+  if g.limit >= 0 and tonumber(ARGV[4 * n + 4]) > 0 then
     g.step = math.max(1, g.windowMs / 1000)
     local w = redis.call('HMGET', g.window, 'after', 'by')
     g.after = tonumber(w[1] or '-1')
@@ -76,7 +80,7 @@ for i = 1, n do
   end
   gates[i] = g
 end
-local p = 4 * n + 3
+local p = 4 * n + 4
 local settles, backs, want, offered = tonumber(ARGV[p]), tonumber(ARGV[p + 1]), tonumber(ARGV[p + 2]), tonumber(ARGV[p + 3])
 p = p + 4
 local firstLimited = 0
@@ -135,6 +139,7 @@ for i = 1, n do
         redis.call('HDEL', g.flight, unpack(gone))
         redis.call('ZREMRANGEBYSCORE', g.alive, '-inf', now)
       end
+      redis.call('ZREMRANGEBYSCORE', g.ahead, '-inf', now)
     elseif g.settled + backs > 0 then
       -- Only settling: this process's requests leave its flight (gone already, after a stall, if below zero).
       if redis.call('HINCRBY', g.flight, me, -(g.settled + backs)) <= 0 then redis.call('HDEL', g.flight, me) end
@@ -165,7 +170,7 @@ if asking then
       g.used = used - g.leaving
       local room = g.limit - g.used
       if room < admit then admit = math.max(room, 0) end
-      local free = room - want - math.ceil(g.limit / 2)
+      local free = math.min(room - want - math.ceil(g.limit / 2), math.floor(g.limit / 16))
       if free < spare then spare = math.max(free, 0) end
     end
   end
@@ -182,6 +187,10 @@ if asking then
         redis.call('PEXPIRE', g.flight, g.lease + 1000)
         redis.call('PEXPIRE', g.alive, g.lease + 1000)
       end
+      if spare > 0 then
+        redis.call('ZADD', g.ahead, now + aheadMs, me)
+        redis.call('PEXPIRE', g.ahead, aheadMs + 1000)
+      end
       if admit < want and g.used + admit >= g.limit then
         -- The earliest a request of this gate stops counting: a settled one's instant, or the end of a lease.
         local frees = g.lease
@@ -189,6 +198,9 @@ if asking then
         if due[2] then frees = tonumber(due[2]) - now end
         local alive = redis.call('ZRANGE', g.alive, 0, 0, 'WITHSCORES')
         if alive[2] and tonumber(alive[2]) - now < frees then frees = tonumber(alive[2]) - now end
+        -- Slots held ahead somewhere come back soon: ask again then.
+        local ahead = redis.call('ZRANGE', g.ahead, -1, -1, 'WITHSCORES')
+        if ahead[2] and tonumber(ahead[2]) - now < frees then frees = tonumber(ahead[2]) - now end
         if frees > wait then wait = frees end
       end
     end

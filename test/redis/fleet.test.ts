@@ -172,4 +172,25 @@ describe('a fleet of processes on one Redis', () => {
     const keys = await redis.client().keys(`${namespace}:*:account:*`);
     expect(keys.length).toBeGreaterThan(0);
   });
+
+  it('keeps two accounts on one Redis in windows of their own, a process each', async () => {
+    const other = await startSandbox({ port: 0, rateLimitWindowMs: WINDOW_MS });
+    try {
+      // One namespace, a limit of six per window far longer than a call's deadline: a shared window would fail calls.
+      const limits = { FLEET_NAMESPACE: 'accounts', FLEET_LIMIT: '6', FLEET_WINDOW_MS: '600000', FLEET_CALLS: '4', FLEET_PATH: '/api/v1.1/sims' };
+      const onA = member(limits);
+      const onB = member({ ...limits, FLEET_SANDBOX_URL: other.url, FLEET_KEY: other.key, FLEET_SECRET: other.secret });
+      await Promise.all([onA.ready, onB.ready]);
+      for (const one of [onA, onB]) one.child.stdin?.write('go\n');
+      // Each account's whole window: the warm-up's exchange (auth.token() is a call of its own), the client's, four calls.
+      expect(await Promise.all([onA.outcome, onB.outcome])).toEqual([
+        { answered: 4, failed: [] },
+        { answered: 4, failed: [] },
+      ]);
+      const keys = await redis.client().keys('accounts:*:account:done');
+      expect(new Set(keys.map((key) => /\{(\w+)\}/.exec(key)?.[1])).size).toBe(2);
+    } finally {
+      await other.close();
+    }
+  });
 });

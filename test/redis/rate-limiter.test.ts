@@ -182,6 +182,23 @@ describe('RedisRateLimiter', () => {
     expect(await throttled(target)).toBe(0);
   });
 
+  it('has a call refused while another process holds slots ahead ask again once they are back, not a window later', async () => {
+    const target = await sandbox(LONG_WINDOW_MS);
+    const namespace = `ahead-${namespaces++}`;
+    const limits = { namespace, account: { limit: 32, windowMs: LONG_WINDOW_MS } };
+    const first = member(target, limits, { maxRetries: 0 });
+    const second = member(target, limits, { maxRetries: 0 });
+    await Promise.all([listSims(first), listSims(second)]);
+    const [flight] = await redis.client().keys(`${namespace}:*:account:flight`);
+    await until(async () => Object.keys(await redis.client().hgetall(flight as string)).length === 0);
+    // Four of the 32 used. The first takes one more and two ahead (a sixteenth of the limit)...
+    await listSims(first);
+    // ...while the second asks for all 26 left at once: 25 fit now, the last once the first gives its spare back.
+    const results = await Promise.allSettled(Array.from({ length: 26 }, () => listSims(second)));
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(await throttled(target)).toBe(0);
+  });
+
   it('follows X-RateLimit-Remaining 0 in every limiter: the window is full, whoever filled it', async () => {
     const target = await sandbox(LONG_WINDOW_MS);
     const namespace = `sync-${namespaces++}`;
