@@ -5,7 +5,8 @@
  * - absent: no provider registered and no trace of the API's global (as in an application that
  *   never installed @opentelemetry/api);
  * - enabled: an AsyncLocalStorage context manager and a tracer provider with a batch processor
- *   exporting to memory, registered globally (two spans per call: the call and its attempt);
+ *   exporting to memory, registered globally (one span per call: attempts and waits become
+ *   child spans only when a call retries or waits, which none does here);
  * - before: when BENCH_BASELINE_DIST_DIR names another build (the commit before tracing, built
  *   with `npx tsup --out-dir <dir> --no-dts`), its client in the absent state, for the
  *   absent-path goal (≥ 0.98 of it) measured in the same run.

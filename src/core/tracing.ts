@@ -220,6 +220,9 @@ class TracingObserver implements CallObserver {
   /** The last origin seen and its attributes: one client talks to one origin. */
   #origin = '';
   #server: ServerAttributes | undefined;
+  /** The tracer, and the registered provider it came from: asked for again when that provider is replaced. */
+  #tracer: Tracer | undefined;
+  #provider: unknown;
 
   constructor(propagate: boolean) {
     this.#propagate = propagate;
@@ -237,6 +240,17 @@ class TracingObserver implements CallObserver {
     return this.#server;
   }
 
+  #tracerOf(api: OpenTelemetryApi): Tracer {
+    // The global provider is the API's proxy; what it delegates to is what a registration replaces.
+    const proxy = api.trace.getTracerProvider() as { getDelegate?: () => unknown };
+    const provider = proxy.getDelegate?.() ?? proxy;
+    if (this.#tracer === undefined || provider !== this.#provider) {
+      this.#provider = provider;
+      this.#tracer = api.trace.getTracer(TRACER_NAME, VERSION);
+    }
+    return this.#tracer;
+  }
+
   start(call: CallStart): CallObservation | undefined {
     const api = openTelemetryApi();
     if (api === undefined) return undefined;
@@ -252,8 +266,7 @@ class TracingObserver implements CallObserver {
     if (template !== undefined) attributes[ATTR.urlTemplate] = template;
     // Without a template (client.request()) the conventions name the span by its method alone.
     const name = template === undefined ? call.method : call.route;
-    // The tracer is asked for on each call: the registered provider may have been replaced.
-    const tracer = api.trace.getTracer(TRACER_NAME, VERSION);
+    const tracer = this.#tracerOf(api);
     const span = tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, api.context.active());
     return new CallSpan(api, tracer, span, this.#propagate, call.idempotencyKey);
   }
@@ -263,9 +276,10 @@ class TracingObserver implements CallObserver {
     if (api === undefined) return undefined;
     const attributes: Attributes = {};
     if (wait.operation !== undefined) attributes[ATTR.operation] = wait.operation;
-    const span = api.trace
-      .getTracer(TRACER_NAME, VERSION)
-      .startSpan(wait.operation === undefined ? 'wait transaction' : `wait ${wait.operation}`, { kind: api.SpanKind.INTERNAL, attributes });
+    const span = this.#tracerOf(api).startSpan(wait.operation === undefined ? 'wait transaction' : `wait ${wait.operation}`, {
+      kind: api.SpanKind.INTERNAL,
+      attributes,
+    });
     return new TransactionWaitSpan(api, span);
   }
 }

@@ -5,7 +5,7 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, PartnerClient, REQUEST_END_CHANNEL, type RequestEndMessage } from '../../src/index.js';
 import { BACKOFF_BASE_MS } from '../../src/core/defaults.js';
@@ -160,6 +160,26 @@ describe('a span per call', () => {
     const raw = finished().filter((span) => span.name === 'GET');
     expect(raw).toHaveLength(1);
     expect(raw[0]?.attributes).not.toHaveProperty('url.template');
+  });
+
+  it('records to the tracer provider registered now, when another replaced the one of its earlier calls', async () => {
+    const client = newClient();
+    await client.sims.list({ pageSize: 1 });
+    const first = finished().length;
+    expect(first).toBeGreaterThan(0);
+    const replacement = new InMemorySpanExporter();
+    const previous = trace.getTracerProvider();
+    trace.disable();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(replacement)] }));
+    try {
+      await client.sims.list({ pageSize: 1 });
+      expect(replacement.getFinishedSpans().map((span) => span.name)).toEqual([SIMS]);
+      expect(finished()).toHaveLength(first);
+    } finally {
+      trace.disable();
+      trace.setGlobalTracerProvider((previous as { getDelegate(): Parameters<typeof trace.setGlobalTracerProvider>[0] }).getDelegate());
+      await client.close();
+    }
   });
 
   it('records whether an idempotency key was sent and whether the answer was a replay, never the key', async () => {
