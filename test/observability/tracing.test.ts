@@ -4,7 +4,7 @@
  * exactly, trace context only when asked for, and nothing sensitive anywhere in a span.
  */
 import diagnostics from 'node:diagnostics_channel';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type ProxyTracerProvider, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, PartnerClient, REQUEST_END_CHANNEL, type RequestEndMessage } from '../../src/index.js';
@@ -177,7 +177,7 @@ describe('a span per call', () => {
       expect(finished()).toHaveLength(first);
     } finally {
       trace.disable();
-      trace.setGlobalTracerProvider((previous as { getDelegate(): Parameters<typeof trace.setGlobalTracerProvider>[0] }).getDelegate());
+      trace.setGlobalTracerProvider((previous as ProxyTracerProvider).getDelegate());
       await client.close();
     }
   });
