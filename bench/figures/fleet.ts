@@ -7,10 +7,9 @@
  * - Acquire overhead: one process, acquire → release on loopback Redis, median and p99 in µs.
  * - Throughput: client/raw-undici calls per second with the Redis limiter, divided by the same
  *   ratio with the in-process limiter, at concurrency 1 and 50 (goal ≥ 0.7), on the bench API.
- * - Dedupe: 4 receivers, each of N events delivered twice to two of them → handled exactly N.
+ * - Dedupe: 4 receiver processes, each of N events delivered twice to two of them → handled exactly N.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -42,8 +41,6 @@ interface Fleet {
   RedisDedupeStore: new (options: Record<string, unknown>) => unknown;
 }
 interface Hooks {
-  createNodeHandler(options: Record<string, unknown>): (req: unknown, res: unknown) => Promise<void>;
-  createDeduplicator(options: Record<string, unknown>): unknown;
   signPayload(body: string, secret: string): string;
 }
 
@@ -378,28 +375,17 @@ async function limiterRows(config: FigureConfig, redis: RedisServer, fleet: Flee
   return rows;
 }
 
-async function dedupeRows(config: FigureConfig, redis: RedisServer, fleet: Fleet, hooks: Hooks): Promise<Row[]> {
+/** Four receiver processes; each event delivered twice, to two of them at once: how many times events were handled. */
+async function dedupeRows(config: FigureConfig, redis: RedisServer, hooks: Hooks): Promise<Row[]> {
   const events = config.quick ? 100 : 1_000;
   const secret = `whsec_${'b7'.repeat(32)}`;
-  const handled = new Map<string, number>();
-  const servers: Server[] = [];
-  const urls: string[] = [];
   const namespace = `bench-dedupe-${Date.now()}`;
-  for (let i = 0; i < 4; i++) {
-    const dedupe = hooks.createDeduplicator({ store: new fleet.RedisDedupeStore({ redis: redis.client(), namespace }) });
-    const handler = hooks.createNodeHandler({
-      secret,
-      dedupe,
-      onEvent: (event: { id: string }) => {
-        handled.set(event.id, (handled.get(event.id) ?? 0) + 1);
-      },
-    });
-    const server = createServer((req, res) => void handler(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    servers.push(server);
-    urls.push(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
-  }
+  const receivers = Array.from({ length: 4 }, () =>
+    spawnWorker({ FLEET_MODE: 'receive', FLEET_REDIS_PORT: String(redis.port), FLEET_NAMESPACE: namespace, FLEET_SECRET: secret }),
+  );
+  let handled: string[];
   try {
+    const urls = await Promise.all(receivers.map((receiver) => receiver.line()));
     const deliver = async (url: string, body: string): Promise<void> => {
       const { body: answer } = await request(url, {
         method: 'POST',
@@ -417,21 +403,22 @@ async function dedupeRows(config: FigureConfig, redis: RedisServer, fleet: Fleet
         }),
       );
     }
+    handled = await redis.client().lrange(`${namespace}:handled`, 0, -1);
   } finally {
-    for (const server of servers) server.close();
+    for (const receiver of receivers) receiver.child.kill('SIGKILL');
   }
-  const total = [...handled.values()].reduce((sum, count) => sum + count, 0);
+  const distinct = new Set(handled).size;
   return [
     {
       id: 'fleet.dedupe',
-      figure: `11. fleet: 4 receivers, ${events} events each delivered twice to two of them, events handled`,
-      value: total,
+      figure: `11. fleet: 4 receiver processes, ${events} events each delivered twice to two of them, events handled`,
+      value: handled.length,
       baseline: events,
       unit: 'events',
       baselineLabel: 'distinct events',
-      ratio: total / events,
+      ratio: handled.length / events,
       goal: `= ${events}`,
-      met: total === events && handled.size === events,
+      met: handled.length === events && distinct === events,
     },
   ];
 }
@@ -451,7 +438,7 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
         ...(await pacingRows(config, redis, sandbox.info)),
         ...(await killedRows(config, redis, fleet)),
         ...(await limiterRows(config, redis, fleet, sdk)),
-        ...(await dedupeRows(config, redis, fleet, hooks)),
+        ...(await dedupeRows(config, redis, hooks)),
         // Last: it stops Redis, and the Redis it starts again is empty.
         ...(await outageRows(config, redis, sandbox.info)),
       ];

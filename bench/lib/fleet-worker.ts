@@ -7,7 +7,11 @@
  *   once they settle or FLEET_GRACE_MS has passed (what is still pending then is hung).
  * - `hold`: a bare RedisRateLimiter takes FLEET_CALLS slots, never gives them back, prints `held`
  *   and waits to be killed.
+ * - `receive`: a webhook receiver replica (the Node adapter, a deduplicator on a RedisDedupeStore
+ *   in FLEET_NAMESPACE, signing secret FLEET_SECRET) on 127.0.0.1; each event it handles is
+ *   pushed to the Redis list FLEET_NAMESPACE:handled. Prints its URL and waits to be killed.
  */
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -24,14 +28,33 @@ const sdk = (await import(pathToFileURL(path.join(dist, 'index.js')).href)) as {
 };
 const fleet = (await import(pathToFileURL(path.join(dist, 'redis/index.js')).href)) as {
   RedisRateLimiter: new (options: Record<string, unknown>) => { acquire(route: string): Promise<void> | undefined };
+  RedisDedupeStore: new (options: Record<string, unknown>) => unknown;
 };
 const mode = env('FLEET_MODE');
 const account = { limit: Number(env('FLEET_LIMIT')), windowMs: Number(env('FLEET_WINDOW_MS')) };
 const redis =
   mode === 'local' ? undefined : new Redis(Number(env('FLEET_REDIS_PORT')), '127.0.0.1', { commandTimeout: 1000, maxRetriesPerRequest: 1 });
 redis?.on('error', () => {});
-const limiter = redis ? new fleet.RedisRateLimiter({ redis, namespace: env('FLEET_NAMESPACE'), account }) : undefined;
+const limiter = redis && mode !== 'receive' ? new fleet.RedisRateLimiter({ redis, namespace: env('FLEET_NAMESPACE'), account }) : undefined;
 const calls = Number(env('FLEET_CALLS'));
+
+if (mode === 'receive' && redis) {
+  const hooks = (await import(pathToFileURL(path.join(dist, 'webhooks/index.js')).href)) as {
+    createNodeHandler(options: Record<string, unknown>): (req: unknown, res: unknown) => Promise<void>;
+    createDeduplicator(options: Record<string, unknown>): unknown;
+  };
+  const namespace = env('FLEET_NAMESPACE');
+  const handler = hooks.createNodeHandler({
+    secret: env('FLEET_SECRET'),
+    dedupe: hooks.createDeduplicator({ store: new fleet.RedisDedupeStore({ redis, namespace }) }),
+    onEvent: async (event: { id: string }) => {
+      await redis.rpush(`${namespace}:handled`, event.id);
+    },
+  });
+  const server = createServer((req, res) => void handler(req, res));
+  server.listen(0, '127.0.0.1', () => process.stdout.write(`http://127.0.0.1:${(server.address() as { port: number }).port}\n`));
+  await new Promise(() => undefined);
+}
 
 if (mode === 'hold') {
   for (let i = 0; i < calls; i++) await limiter?.acquire(env('FLEET_ROUTE'));

@@ -9,17 +9,20 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/index.js';
 import { RedisDedupeStore } from '../../src/redis/index.js';
+import { type CompiledScripts, compileScripts } from '../helpers/bundle.js';
 import { type RedisServer, startRedis } from '../helpers/redis.js';
 import { postSigned, secret } from '../webhooks/helpers.js';
 
-const CHILD = fileURLToPath(new URL('./receiver-child.ts', import.meta.url));
+const CHILD = 'test/redis/receiver-child.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 let redis: RedisServer;
+/** The replica compiled once for plain `node`. */
+let compiled: CompiledScripts;
 const replicas: ChildProcess[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
+  [redis, compiled] = await Promise.all([startRedis(), compileScripts([CHILD])]);
 });
 
 afterAll(async () => {
@@ -32,10 +35,11 @@ afterAll(async () => {
     }),
   );
   await redis.stop();
+  compiled.remove();
 });
 
 async function replica(list: string): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+  const child = spawn(process.execPath, [compiled.path(CHILD)], {
     cwd: ROOT,
     env: { ...process.env, RECEIVER_REDIS_PORT: String(redis.port), RECEIVER_SECRET: secret, RECEIVER_LIST: list },
     stdio: ['ignore', 'pipe', 'inherit'],
