@@ -271,6 +271,27 @@ describe('RedisRateLimiter when Redis goes away', () => {
     expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
   });
 
+  it('warns of no outage when the process closes its Redis connection with answers still to settle', async () => {
+    const target = await sandbox(LONG_WINDOW_MS);
+    const logger = recordingLogger();
+    const connection = redis.client();
+    const client = new PartnerClient({
+      baseUrl: target.url,
+      key: target.key,
+      secret: target.secret,
+      logger,
+      logLevel: 'info',
+      rateLimit: new RedisRateLimiter({ redis: connection, namespace: `closing-${namespaces++}` }),
+    });
+    clients.push(client);
+    await listSims(client);
+    // Shutting down: the answer is settled a few milliseconds later, on a connection its owner has closed.
+    connection.disconnect();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(connection.status).toBe('end');
+    expect(logger.lines.filter(([level]) => level === 'warn')).toEqual([]);
+  });
+
   it('fail-closed: a call fails with ConnectionError, request not sent, without waiting on the dead store', async () => {
     const target = await sandbox(1_000);
     const client = member(target, { namespace: `closed-${namespaces++}`, onStoreError: 'fail-closed' }, { maxRetries: 0 });
