@@ -157,6 +157,9 @@ export class RedisRateLimiter implements RateLimiter {
     this.#accounts.push(context.accountId);
     this.#prefix = undefined;
     this.#gates.clear();
+    // Slots taken ahead were taken for the clients attached so far: none is handed out to the
+    // new one before its account has been checked against theirs.
+    for (const [route, queue] of this.#queues) this.#expireSpares(route, queue, true);
   }
 
   /** `namespace:{account}:` — the braces keep one account's keys in one Redis Cluster slot. */
