@@ -60,8 +60,9 @@ export const GATE_KEYS = ['flight', 'alive', 'done', 'due', 'ahead', 'pause', 'w
  *
  * Admission: as many calls as fit every gate, in order; and, when all fit and every limited gate
  * stays at most half full, up to the spares offered (a sixteenth of the limit at most), which the
- * process hands out without asking again for a few milliseconds. Returns { admitted, spares, wait }: wait is the ms until the
- * earliest request stops counting or the pause ends, 0 if all fit.
+ * process hands out without asking again for a few milliseconds. Returns { admitted, spares,
+ * wait }: wait is the ms until the earliest request stops counting, slots held ahead are due
+ * back or the pause ends; 0 if all fit.
  */
 export const settleScript = new Script(`${COMMON}
 local me, aheadMs = ARGV[1], tonumber(ARGV[2])
