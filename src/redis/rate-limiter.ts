@@ -195,7 +195,7 @@ export class RedisRateLimiter implements RateLimiter {
     const limited = all.filter((one) => one.limit !== undefined);
     gates = {
       keys: all.flatMap((one) => one.keys),
-      args: [this.#instance, this.#spareLifeMs() + this.#settleDelayMs() + 5, all.length, ...all.flatMap((one) => gateArgs(one.limit))],
+      args: [this.#instance, this.#aheadMs(), all.length, ...all.flatMap((one) => gateArgs(one.limit))],
       renewKeys: limited.flatMap((one) => [one.keys[1], one.keys[0]] as string[]),
       renewArgs: limited.map((one) => gateArgs(one.limit)[1]),
       describedBy,
@@ -287,9 +287,7 @@ export class RedisRateLimiter implements RateLimiter {
         const asking = Math.min(queue.waiters.length, BATCH);
         // Spares go to a lone call (or a top-up): a queue that waits is served in order, from Redis.
         const offered = asking <= 1 ? SPARES : 0;
-        const settles = queue.settles.splice(0, BATCH);
-        const givenBack = queue.givenBack;
-        queue.givenBack = 0;
+        const { settles, givenBack } = takePending(queue);
         let reply: [number, number, number];
         try {
           const gates = this.#routeGates(await this.#keyPrefix(), route);
@@ -365,6 +363,11 @@ export class RedisRateLimiter implements RateLimiter {
     return Math.min(SPARE_LIFE_MS, this.#limits.account.windowMs / 10);
   }
 
+  /** By when slots taken ahead are back in Redis at the latest: their life, the settle delay, a round trip. */
+  #aheadMs(): number {
+    return this.#spareLifeMs() + this.#settleDelayMs() + 5;
+  }
+
   /** One script run with the pending answers; what arrives meanwhile waits for the next. */
   async #settle(route: string, queue: RouteQueue): Promise<void> {
     if (this.#useLocal()) {
@@ -372,9 +375,7 @@ export class RedisRateLimiter implements RateLimiter {
       queue.settles.length = 0;
       queue.givenBack = 0;
     } else if (queue.settles.length + queue.givenBack > 0) {
-      const settles = queue.settles.splice(0, BATCH);
-      const givenBack = queue.givenBack;
-      queue.givenBack = 0;
+      const { settles, givenBack } = takePending(queue);
       await this.#store(async () => {
         const gates = this.#routeGates(await this.#keyPrefix(), route);
         await settleScript.run(this.#redis, gates.keys, this.#settleArgs(gates, settles, givenBack, 0, 0));
@@ -616,6 +617,13 @@ export class RedisRateLimiter implements RateLimiter {
     this.#stopRenewing();
     this.#local?.close();
   }
+}
+
+/** The answers (a batch at most) and the given-back count a script run takes over from the queue. */
+function takePending(queue: RouteQueue): { settles: Settle[]; givenBack: number } {
+  const givenBack = queue.givenBack;
+  queue.givenBack = 0;
+  return { settles: queue.settles.splice(0, BATCH), givenBack };
 }
 
 function closedError(): ClientClosedError {

@@ -70,6 +70,12 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
+/** Resolves once no process of `namespace` has requests or slots ahead counted in flight: all settled or given back. */
+async function flightEmptied(namespace: string): Promise<void> {
+  const [flight] = await redis.client().keys(`${namespace}:*:account:flight`);
+  await until(async () => Object.keys(await redis.client().hgetall(flight as string)).length === 0);
+}
+
 /** A window far longer than any call's deadline (timeoutMs × attempts + 60 s): a wait for it fails at once. */
 const LONG_WINDOW_MS = 600_000;
 
@@ -181,9 +187,8 @@ describe('RedisRateLimiter', () => {
     const second = member(target, limits, { maxRetries: 0 });
     // Its exchange and one call: two of the twenty, and slots taken ahead while the window was under half full.
     await listSims(first);
-    const [flight] = await redis.client().keys(`${namespace}:*:account:flight`);
     // Unused, they go back within a few milliseconds; the answers settle with them.
-    await until(async () => Object.keys(await redis.client().hgetall(flight as string)).length === 0);
+    await flightEmptied(namespace);
     // The other eighteen are all the second process's: its exchange and seventeen calls, none waiting a window.
     for (let i = 0; i < 17; i++) await expect(listSims(second)).resolves.toBeDefined();
     const over = await listSims(second).catch((error: unknown) => error);
@@ -199,8 +204,7 @@ describe('RedisRateLimiter', () => {
     const first = member(target, limits, { maxRetries: 0 });
     const second = member(target, limits, { maxRetries: 0 });
     await Promise.all([listSims(first), listSims(second)]);
-    const [flight] = await redis.client().keys(`${namespace}:*:account:flight`);
-    await until(async () => Object.keys(await redis.client().hgetall(flight as string)).length === 0);
+    await flightEmptied(namespace);
     // Four of the 32 used. The first takes one more and two ahead (a sixteenth of the limit)...
     await listSims(first);
     // ...while the second asks for all 26 left at once: 25 fit now, the last once the first gives its spare back.
