@@ -54,23 +54,25 @@ function parsePagination(query: Record<string, string | undefined>, defaultPageS
   return errors.length > 0 ? { ok: false, validationErrors: errors } : { ok: true, page, pageSize };
 }
 
-function pageOf<T>(items: readonly T[], page: number, pageSize: number): { items: T[]; meta: PageMeta } {
+function pageOf<T>(items: readonly T[], page: number, pageSize: number, toWire?: (item: T) => unknown): { items: unknown[]; meta: PageMeta } {
   const total = items.length;
   const start = (page - 1) * pageSize;
+  const slice = items.slice(start, start + pageSize);
   return {
-    items: items.slice(start, start + pageSize),
+    items: toWire ? slice.map(toWire) : slice,
     meta: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) },
   };
 }
 
-export function paginate<T>(c: SandboxCtx, items: readonly T[]): Response {
+/** One page of `items`, each turned into its wire shape by `toWire` when given: only the page's items are. */
+export function paginate<T>(c: SandboxCtx, items: readonly T[], toWire?: (item: T) => unknown): Response {
   const parsed = parsePagination(c.req.query());
   if (!parsed.ok) {
     return fail(c, 400, 'VALIDATION_ERROR', 'Invalid pagination parameters', {
       validationErrors: parsed.validationErrors,
     });
   }
-  const { items: pageItems, meta } = pageOf(items, parsed.page, parsed.pageSize);
+  const { items: pageItems, meta } = pageOf(items, parsed.page, parsed.pageSize, toWire);
   return ok(c, pageItems, { meta: { ...meta } });
 }
 

@@ -162,8 +162,11 @@ export interface SandboxContext {
   ok(c: SandboxRequestContext, data: unknown, init?: AnswerInit): Response;
   /** `{ success: false, error: { code, message, details? } }`; details never on 5xx (spec part 7 rule 2). */
   fail(c: SandboxRequestContext, status: SandboxStatusCode, code: string, message: string, details?: Record<string, unknown>): Response;
-  /** Validates page/pageSize (spec part 8) and answers one page with meta, or 400 VALIDATION_ERROR. */
-  paginate<T>(c: SandboxRequestContext, items: readonly T[]): Response;
+  /**
+   * Validates page/pageSize (spec part 8) and answers one page with meta, or 400 VALIDATION_ERROR.
+   * `toWire`, when given, turns an item into its wire shape; it runs for the page's items only.
+   */
+  paginate<T>(c: SandboxRequestContext, items: readonly T[], toWire?: (item: T) => unknown): Response;
   /** The JSON body as an object; {} when absent; null when it is JSON but not an object. */
   readBody(c: SandboxRequestContext): Record<string, unknown> | null;
   /** The JSON object body with `required` fields present, or the 400 VALIDATION_ERROR / MISSING_FIELDS answer. */

@@ -23,10 +23,5 @@ export const registerDeviceRoutes: SandboxPlugin = (app, ctx) => {
   });
 
   // Shape not shown: rows { email, name, department, createdAt }, paginated.
-  app.get('/api/v1.1/users', (c) =>
-    ctx.paginate(
-      c,
-      [...ctx.state.users.values()].map((u) => ({ ...u })),
-    ),
-  );
+  app.get('/api/v1.1/users', (c) => ctx.paginate(c, [...ctx.state.users.values()], (u) => ({ ...u })));
 };

@@ -38,7 +38,7 @@ export const registerSimRoutes: SandboxPlugin = (app, ctx) => {
         (!email || sim.assignedTo?.email.toLowerCase() === email) &&
         (!needle || searchable(sim).some((field) => field.includes(needle))),
     );
-    return ctx.paginate(c, sims.map(simToWire));
+    return ctx.paginate(c, sims, simToWire);
   });
 
   // Shape not shown in the spec: { iccid, phoneNumber (the new one), previousPhoneNumber }.

@@ -18,7 +18,7 @@ export const registerSubscriptionRoutes: SandboxPlugin = (app, ctx) => {
       });
     }
     const matches = ctx.state.subscriptions.filter((s) => (status === 'ACTIVE' ? SERVING.includes(s.status) : s.status === status));
-    return ctx.paginate(c, matches.map(subscriptionItem));
+    return ctx.paginate(c, matches, subscriptionItem);
   });
 
   app.get('/api/v1.1/sims/:iccid/subscription', (c) => {

@@ -19,7 +19,7 @@ const findMember = (members: Map<string, TeamMemberRecord>, email: string): Team
   members.get(email) ?? [...members.values()].find((m) => m.email.toLowerCase() === email.toLowerCase());
 
 export const registerTeamRoutes: SandboxPlugin = (app, ctx) => {
-  app.get('/api/v1.1/team-members', (c) => ctx.paginate(c, [...ctx.state.teamMembers.values()].map(listRow)));
+  app.get('/api/v1.1/team-members', (c) => ctx.paginate(c, [...ctx.state.teamMembers.values()], listRow));
 
   app.get('/api/v1.1/team-members/:email', (c) => {
     const member = findMember(ctx.state.teamMembers, c.req.param('email'));

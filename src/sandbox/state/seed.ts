@@ -18,7 +18,32 @@ import { PLANS } from './plans.js';
 
 /** Seeded timestamps hang off a fixed day so they do not depend on when the sandbox starts. */
 const DAY_MS = 86_400_000;
-const iso = (ms: number): string => new Date(ms).toISOString();
+
+const pad = (value: number, width: number): string => String(value).padStart(width, '0');
+
+/**
+ * `new Date(ms).toISOString()` by arithmetic, for the whole milliseconds of years 1970–9999 the
+ * seed writes (anything else goes through Date): a seed writes over a thousand timestamps, and
+ * this takes a fraction of Date's time. The calendar is Howard Hinnant's `civil_from_days`.
+ */
+export function iso(ms: number): string {
+  if (!Number.isInteger(ms) || ms < 0 || ms >= 253_402_300_800_000) return new Date(ms).toISOString();
+  const days = Math.floor(ms / DAY_MS);
+  const time = ms - days * DAY_MS;
+  const shifted = days + 719_468;
+  const era = Math.floor(shifted / 146_097);
+  const dayOfEra = shifted - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1_460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const hours = Math.floor(time / 3_600_000);
+  const minutes = Math.floor(time / 60_000) % 60;
+  const seconds = Math.floor(time / 1_000) % 60;
+  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(time % 1_000, 3)}Z`;
+}
 
 const OPERATORS: readonly OperatorRecord[] = [
   { name: 'Telstra', networks: ['Telstra 4G', 'Telstra 5G'], outboundSms: true, inboundSms: true },
@@ -144,10 +169,19 @@ export function seedState(seed: number, simCount: number, anchorMs: number): San
 
   const plans = new Map<string, PlanRecord>(PLANS.map((p) => [p.productId, structuredClone(p)]));
   const planList = [...plans.values()];
+  const pricedByOperator = new Map<string, PlanRecord[]>();
+  const pricedPlans = (operator: string): PlanRecord[] => {
+    let priced = pricedByOperator.get(operator);
+    if (priced === undefined) {
+      priced = planList.filter((p) => p.operator === operator && p.pricingConfigured);
+      pricedByOperator.set(operator, priced);
+    }
+    return priced;
+  };
   const subscriptions: SubscriptionRecord[] = [];
   const orders = new Map<string, OrderRecord>();
   const addSubscription = (sim: SimRecord, status: SubscriptionStatus, createdMs: number): void => {
-    const priced = planList.filter((p) => p.operator === sim.operator && p.pricingConfigured);
+    const priced = pricedPlans(sim.operator);
     const plan = rng.pick(priced.length > 0 ? priced : planList);
     const orderId = `ord_${rng.hex(12)}`;
     const scheduled = status === 'SCHEDULED';

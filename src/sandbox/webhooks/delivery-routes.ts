@@ -17,7 +17,7 @@ export function registerDeliveryRoutes(app: SandboxApp, domain: WebhookDomain): 
         validationErrors: [`status must be one of ${STATUSES.join(', ')}`],
       });
     }
-    return ctx.paginate(c, domain.deliveries.list({ webhookId, status }).map(deliveryToWire));
+    return ctx.paginate(c, domain.deliveries.list({ webhookId, status }), deliveryToWire);
   });
 
   app.post('/api/v1.1/webhook-deliveries/:deliveryId/redeliver', (c) => {

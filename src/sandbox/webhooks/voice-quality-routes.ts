@@ -27,7 +27,7 @@ export function registerVoiceQualityRoutes(app: SandboxApp, domain: WebhookDomai
   const { ctx } = domain;
 
   // spec part 4: a page, readable with any key tier.
-  app.get('/api/v1.1/voice-quality/webhooks', (c) => ctx.paginate(c, voiceQuality.webhooks.map(voiceQualityWebhookToWire)));
+  app.get('/api/v1.1/voice-quality/webhooks', (c) => ctx.paginate(c, voiceQuality.webhooks, voiceQualityWebhookToWire));
 
   // Control API: the spec shows no way to create voice quality webhooks; this answer is where a
   // receiver learns its signing secret.
