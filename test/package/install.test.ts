@@ -192,6 +192,8 @@ describe('the packed package, installed client-only', () => {
       ...program.getGlobalDiagnostics(),
       ...installed.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
     ];
-    expect(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => app, getNewLine: () => '\n' })).toBe('');
+    expect(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => app, getNewLine: () => '\n' })).toBe(
+      '',
+    );
   }, 180_000);
 });
