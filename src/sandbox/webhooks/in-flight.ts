@@ -3,8 +3,20 @@
  * voice streams) is tracked here, so the sandbox's close() cancels timers, fetches and sockets
  * and waits for them to unwind instead of leaving work behind.
  */
+import { setMaxListeners } from 'node:events';
+
+/**
+ * The signal every background task listens to: any number at once (a retry series each, while
+ * a receiver is down), so Node's leak warning past ten listeners would be noise.
+ */
+function closeController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
 export class InFlight {
-  #controller = new AbortController();
+  #controller = closeController();
   readonly #tasks = new Set<Promise<unknown>>();
 
   /** Aborts when the sandbox closes. */
@@ -26,7 +38,7 @@ export class InFlight {
   /** Cancels what runs now (POST /_sandbox/reset) and keeps accepting new work. */
   restart(): void {
     this.#controller.abort(new Error('sandbox reset'));
-    this.#controller = new AbortController();
+    this.#controller = closeController();
   }
 
   async dispose(): Promise<void> {

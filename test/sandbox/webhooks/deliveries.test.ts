@@ -77,6 +77,23 @@ describe('test deliveries', () => {
 });
 
 describe('inbound event deliveries', () => {
+  it('keeps many retry series waiting at once without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const failing = await receiver([500]);
+      await register({ eventType: 'sms', webhookUrls: { messageUrl: failing.url } });
+      // Each failed delivery waits for its retry on the sandbox's one close signal.
+      for (let i = 0; i < 12; i++) await h.control('POST', '/_sandbox/events/sms', telstra);
+      await waitFor(() => failing.received.length >= 12, 'twelve first attempts');
+      await settle();
+      expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('signs each SMS delivery per part 6 and presents the bearer credential', async () => {
     const sink = await receiver();
     const { id, signingSecret } = await register({
