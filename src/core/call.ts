@@ -19,6 +19,7 @@ import type { CallObservation, CallObserver, WaitReason } from './observer.js';
 import type { RateLimiter } from './rate-limit.js';
 import { type Scrubber, redactHeaders } from './redact.js';
 import type { ApiResult, RequestSpec } from './request.js';
+import { allowSharedSignal } from './runtime.js';
 import { isRetryable, retryDelayMs, withRetries } from './retry.js';
 import { MAX_TIMER_MS, type Sleepers, monotonicNow } from './sleep.js';
 import { urlParsingAltersPath } from './validate.js';
@@ -242,6 +243,7 @@ export class Call<T> implements Admission {
 
   async #runWith(signal: AbortSignal): Promise<ApiResult<T>> {
     signal.throwIfAborted();
+    allowSharedSignal(signal);
     signal.addEventListener('abort', this);
     try {
       return await withRetries(this, this.#maxRetries);

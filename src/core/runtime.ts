@@ -54,3 +54,30 @@ export function nodeBuiltin(id: string): unknown {
     return undefined;
   }
 }
+
+/** What the client reads of `node:events` to size a signal's listener limit. */
+interface EventsModule {
+  readonly defaultMaxListeners: number;
+  getMaxListeners(target: EventTarget): number;
+  setMaxListeners(n: number, target: EventTarget): void;
+}
+
+/** Signals whose listener limit was looked at already: once per signal. */
+const sizedSignals = new WeakSet<AbortSignal>();
+
+/**
+ * A caller's signal may be shared by any number of calls at once (one per batch, one per
+ * request), each listening to it until it settles; past ten listeners Node warns of a leak that
+ * is not one. Where the signal still has Node's default limit, it is lifted, as undici's `fetch`
+ * does; a limit the caller set is left alone. Elsewhere, nothing to do.
+ */
+export function allowSharedSignal(signal: AbortSignal): void {
+  if (sizedSignals.has(signal)) return;
+  sizedSignals.add(signal);
+  const events = nodeBuiltin('node:events') as EventsModule | undefined;
+  try {
+    if (events && events.getMaxListeners(signal) === events.defaultMaxListeners) events.setMaxListeners(0, signal);
+  } catch {
+    // Not an EventTarget Node knows (a polyfilled signal): it keeps its own rules.
+  }
+}

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, type Logger, RateLimitError, TimeoutError } from '../../src/index.js';
 import { compileScripts } from '../helpers/bundle.js';
@@ -141,6 +142,25 @@ describe('cancellation', () => {
     await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
     // The token exchange and the first call used the two slots.
     expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it('takes one signal shared by 30 calls at once without a listener-leak warning, and leaves a limit the caller set', async () => {
+    t.server.on(THING, { status: 200, json: { success: true, data: 1 }, delayMs: 20 });
+    const warned: string[] = [];
+    const onWarning = (warning: Error): void => void warned.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const shared = new AbortController();
+      expect(await Promise.all(Array.from({ length: 30 }, () => getThing({ signal: shared.signal })))).toEqual(Array(30).fill(1));
+      const limited = new AbortController();
+      setMaxListeners(50, limited.signal);
+      await Promise.all(Array.from({ length: 3 }, () => getThing({ signal: limited.signal })));
+      expect(getMaxListeners(limited.signal)).toBe(50);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warned.filter((name) => name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
 
