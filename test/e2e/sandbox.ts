@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { type ClientOptions, PartnerClient } from '../../src/index.js';
 import { type LoggedRequest, type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
+import { useSpanAudit } from '../helpers/span-audit.js';
 
 type SandboxOptions = NonNullable<Parameters<typeof startSandbox>[0]>;
 
@@ -15,9 +16,14 @@ export interface SandboxRun {
   client: PartnerClient;
 }
 
-/** Starts the sandbox and a client for this file; the returned getter is valid inside tests. */
-export function useSandbox(options: SandboxOptions = {}, clientOptions: ClientOptions = {}): () => SandboxRun {
+/**
+ * Starts the sandbox and a client for this file; the returned getter is valid inside tests.
+ * Unless `auditSpans` is false (a file that registers OpenTelemetry itself), the file runs traced
+ * by a real OpenTelemetry SDK and the spans of each test are audited (see span-audit.ts).
+ */
+export function useSandbox(options: SandboxOptions = {}, clientOptions: ClientOptions = {}, { auditSpans = true } = {}): () => SandboxRun {
   let run: SandboxRun | undefined;
+  if (auditSpans) useSpanAudit(() => run?.sandbox);
   beforeAll(async () => {
     const sandbox = await startSandbox({ port: 0, transactionDelayMs: 20, ...options });
     const client = new PartnerClient({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret, rateLimit: false, ...clientOptions });

@@ -15,7 +15,7 @@ import {
 } from '../../src/index.js';
 import { useSandbox } from '../e2e/sandbox.js';
 
-const run = useSandbox();
+const run = useSandbox({}, {}, { auditSpans: false });
 
 interface Seen {
   start: RequestStartMessage[];

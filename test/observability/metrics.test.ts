@@ -11,7 +11,7 @@ import { useSandbox } from '../e2e/sandbox.js';
 import { useTelemetry } from '../helpers/otel.js';
 
 const telemetry = useTelemetry();
-const run = useSandbox();
+const run = useSandbox({}, {}, { auditSpans: false });
 
 const SIMS = { 'http.request.method': 'GET', 'url.template': '/api/v1.1/sims' };
 

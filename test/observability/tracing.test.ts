@@ -13,7 +13,7 @@ import { useSandbox } from '../e2e/sandbox.js';
 import { spanNamed, spanTrees, useTelemetry } from '../helpers/otel.js';
 
 const telemetry = useTelemetry();
-const run = useSandbox();
+const run = useSandbox({}, {}, { auditSpans: false });
 
 const SIMS = 'GET /api/v1.1/sims';
 const TOKEN = 'POST /api/v1.1/auth/token';

@@ -1,0 +1,112 @@
+/**
+ * Every span a test file's calls produce, held to what spans may say: each attribute a known
+ * key whose value fits that key's grammar (a route template, a status, a count, an error class),
+ * names of the known forms, no events, no status message; and none of the account's values
+ * anywhere (key, secret, ICCIDs, phone numbers, emails, IMEIs, transaction and order ids). The
+ * grammar is the guard: an identifier or a credential fits none of them. Registered for a file
+ * (a real OpenTelemetry SDK, as a partner's would be), checked after each of its tests.
+ */
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+
+const METHOD = '(?:GET|POST|PUT|PATCH|DELETE)';
+/** A path template of the spec: literal segments and `{name}` placeholders only. */
+const TEMPLATE = String.raw`/api/v\d+(?:\.\d+)?(?:/(?:[a-z][a-z-]*|\{[a-zA-Z]+\}))*`;
+const ERROR_TYPE = /^(?:(?:[A-Z][A-Za-z]*)?Error|[1-5]\d\d|_OTHER)$/;
+const CODE = /^[A-Z][A-Z0-9_]*$/;
+
+type Grammar = RegExp | 'number' | 'boolean' | { each: RegExp };
+
+const ATTRIBUTES: Record<string, Grammar> = {
+  'http.request.method': new RegExp(`^${METHOD}$`),
+  'http.response.status_code': 'number',
+  'http.request.resend_count': 'number',
+  'server.address': /^(?:127\.0\.0\.1|localhost|::1)$/,
+  'server.port': 'number',
+  'url.scheme': /^https?$/,
+  'url.template': new RegExp(`^${TEMPLATE}$`),
+  'error.type': ERROR_TYPE,
+  'partner.attempts': 'number',
+  'partner.retry.reasons': { each: ERROR_TYPE },
+  'partner.rate_limit.wait_ms': 'number',
+  'partner.idempotency_key.present': 'boolean',
+  'partner.idempotency.replayed': 'boolean',
+  'partner.response.validation': /^(?:passed|skipped|failed)$/,
+  'partner.error.code': CODE,
+  'partner.wait.reason': /^(?:rate-limit|retry|in-flight-original)$/,
+  'partner.wait.planned_ms': 'number',
+  'partner.operation': new RegExp(`^${METHOD} ${TEMPLATE}$`),
+  'partner.transaction.polls': 'number',
+  'partner.transaction.status': CODE,
+};
+
+const NAME = new RegExp(
+  `^(?:${METHOD} ${TEMPLATE}|${METHOD}|attempt \\d+|wait (?:retry|rate-limit|in-flight-original|transaction)|wait ${METHOD} ${TEMPLATE})$`,
+);
+
+function fits(grammar: Grammar, value: unknown): boolean {
+  if (grammar === 'number') return typeof value === 'number' && Number.isFinite(value);
+  if (grammar === 'boolean') return typeof value === 'boolean';
+  if (grammar instanceof RegExp) return typeof value === 'string' && grammar.test(value);
+  return Array.isArray(value) && value.every((item) => typeof item === 'string' && grammar.each.test(item));
+}
+
+/** What of one span breaks the rules, as readable lines. */
+export function spanFindings(span: ReadableSpan, forbidden: readonly string[]): string[] {
+  const findings: string[] = [];
+  if (!NAME.test(span.name)) findings.push(`name ${JSON.stringify(span.name)}`);
+  for (const [key, value] of Object.entries(span.attributes)) {
+    const grammar = ATTRIBUTES[key];
+    if (grammar === undefined) findings.push(`${span.name}: unknown attribute ${key}`);
+    else if (!fits(grammar, value)) findings.push(`${span.name}: ${key} = ${JSON.stringify(value)}`);
+  }
+  if (span.events.length > 0) findings.push(`${span.name}: events ${span.events.map((event) => event.name).join(', ')}`);
+  if (span.status.message) findings.push(`${span.name}: status message`);
+  const text = JSON.stringify([span.name, span.attributes, span.events, span.links, span.status]);
+  for (const value of forbidden) if (text.includes(value)) findings.push(`${span.name}: holds an account value`);
+  return findings;
+}
+
+/** The account's values no span may hold, as the sandbox has them now. */
+function accountValues(sandbox: SandboxHandle): string[] {
+  const { state } = sandbox.ctx;
+  return [
+    sandbox.key,
+    sandbox.secret,
+    ...[...state.sims.values()].flatMap((sim) => [sim.iccid, sim.phoneNumber]),
+    ...state.users.keys(),
+    ...state.teamMembers.keys(),
+    ...state.devices.keys(),
+    ...state.transactions.keys(),
+    ...state.orders.keys(),
+  ];
+}
+
+/** Registers the SDK for the file and audits the spans of each test; `sandbox()` is the file's sandbox. */
+export function useSpanAudit(sandbox: () => SandboxHandle | undefined): void {
+  const exporter = new InMemorySpanExporter();
+  const contextManager = new AsyncLocalStorageContextManager();
+  let seen = 0;
+  beforeAll(() => {
+    context.setGlobalContextManager(contextManager.enable());
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  });
+  afterEach(() => {
+    const current = sandbox();
+    const spans = exporter.getFinishedSpans();
+    seen += spans.length;
+    exporter.reset();
+    if (current === undefined) return;
+    const forbidden = accountValues(current);
+    expect(spans.flatMap((span) => spanFindings(span, forbidden))).toEqual([]);
+  });
+  afterAll(() => {
+    trace.disable();
+    context.disable();
+    // A file whose calls made no span at all would audit nothing: the audit itself would be broken.
+    expect(seen).toBeGreaterThan(0);
+  });
+}
