@@ -4,10 +4,12 @@
  * names of the known forms, no events, no status message; and none of the account's values
  * anywhere (key, secret, ICCIDs, phone numbers, emails, IMEIs, transaction and order ids). The
  * grammar is the guard: an identifier or a credential fits none of them. Registered for a file
- * (a real OpenTelemetry SDK, as a partner's would be), checked after each of its tests.
+ * (a real OpenTelemetry SDK, as a partner's would be), checked after each of its tests; the
+ * attributes of the file's metric data points are held to the same forms at its end.
  */
-import { context, trace } from '@opentelemetry/api';
+import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
@@ -41,6 +43,8 @@ const ATTRIBUTES: Record<string, Grammar> = {
   'partner.operation': new RegExp(`^${METHOD} ${TEMPLATE}$`),
   'partner.transaction.polls': 'number',
   'partner.transaction.status': CODE,
+  'partner.retry.reason': ERROR_TYPE,
+  'partner.status_class': /^(?:[1-5]xx|none)$/,
 };
 
 const NAME = new RegExp(
@@ -70,6 +74,26 @@ export function spanFindings(span: ReadableSpan, forbidden: readonly string[]): 
   return findings;
 }
 
+/** What of one metric data point's attributes breaks the rules. */
+function metricFindings(metric: string, attributes: Record<string, unknown>): string[] {
+  return Object.entries(attributes).flatMap(([key, value]) => {
+    const grammar = ATTRIBUTES[key];
+    if (grammar === undefined) return [`${metric}: unknown attribute ${key}`];
+    return fits(grammar, value) ? [] : [`${metric}: ${key} = ${JSON.stringify(value)}`];
+  });
+}
+
+/** Reads the metrics at the end of the file, and only then. */
+class EndOfFileReader extends MetricReader {
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
 /** The account's values no span may hold, as the sandbox has them now. */
 function accountValues(sandbox: SandboxHandle): string[] {
   const { state } = sandbox.ctx;
@@ -89,10 +113,13 @@ function accountValues(sandbox: SandboxHandle): string[] {
 export function useSpanAudit(sandbox: () => SandboxHandle | undefined): void {
   const exporter = new InMemorySpanExporter();
   const contextManager = new AsyncLocalStorageContextManager();
+  const reader = new EndOfFileReader();
+  const meterProvider = new MeterProvider({ readers: [reader] });
   let seen = 0;
   beforeAll(() => {
     context.setGlobalContextManager(contextManager.enable());
     trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    metrics.setGlobalMeterProvider(meterProvider);
   });
   afterEach(() => {
     const current = sandbox();
@@ -103,9 +130,18 @@ export function useSpanAudit(sandbox: () => SandboxHandle | undefined): void {
     const forbidden = accountValues(current);
     expect(spans.flatMap((span) => spanFindings(span, forbidden))).toEqual([]);
   });
-  afterAll(() => {
+  afterAll(async () => {
+    const { resourceMetrics } = await reader.collect();
+    await meterProvider.shutdown();
     trace.disable();
+    metrics.disable();
     context.disable();
+    // The metrics' attributes, every data point of the file: the same forms as the spans'.
+    const points = resourceMetrics.scopeMetrics.flatMap((scope) =>
+      scope.metrics.flatMap((metric) => metric.dataPoints.map((point) => ({ metric: metric.descriptor.name, attributes: point.attributes }))),
+    );
+    expect(points.length).toBeGreaterThan(0);
+    expect(points.flatMap((point) => metricFindings(point.metric, point.attributes))).toEqual([]);
     // A file whose calls made no span at all would audit nothing: the audit itself would be broken.
     expect(seen).toBeGreaterThan(0);
   });
