@@ -87,22 +87,14 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
   const list = (client: BenchClient) => async (): Promise<void> => {
     sink += (await client.sims.list({ pageSize: 20 })).data.length;
   };
+  const rawUndici = async (): Promise<void> => {
+    const { body } = await request(url, { headers });
+    sink += (JSON.parse(await body.text()) as { data: unknown[] }).data.length;
+  };
   const variants: Record<string, { run: () => Promise<unknown>; traced: boolean }> = {
-    undici: {
-      run: async () => {
-        const { body } = await request(url, { headers });
-        sink += (JSON.parse(await body.text()) as { data: unknown[] }).data.length;
-      },
-      traced: false,
-    },
+    undici: { run: rawUndici, traced: false },
     // Raw undici in the traced process: what the partner's context manager costs any request.
-    'undici-traced': {
-      run: async () => {
-        const { body } = await request(url, { headers });
-        sink += (JSON.parse(await body.text()) as { data: unknown[] }).data.length;
-      },
-      traced: true,
-    },
+    'undici-traced': { run: rawUndici, traced: true },
     absent: { run: list(current), traced: false },
     enabled: { run: list(current), traced: true },
   };

@@ -7,12 +7,11 @@
  * (a real OpenTelemetry SDK, as a partner's would be), checked after each of its tests; the
  * attributes of the file's metric data points are held to the same forms at its end.
  */
-import { context, metrics, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Attributes } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, expect } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { useTelemetry } from './otel.js';
 
 const METHOD = '(?:GET|POST|PUT|PATCH|DELETE)';
 /** A path template of the spec: literal segments and `{name}` placeholders only. */
@@ -58,40 +57,25 @@ function fits(grammar: Grammar, value: unknown): boolean {
   return Array.isArray(value) && value.every((item) => typeof item === 'string' && grammar.each.test(item));
 }
 
+/** The attributes of a span or a metric data point (`owner` names it) that are unknown or not of their form. */
+function attributeFindings(owner: string, attributes: Attributes): string[] {
+  return Object.entries(attributes).flatMap(([key, value]) => {
+    const grammar = ATTRIBUTES[key];
+    if (grammar === undefined) return [`${owner}: unknown attribute ${key}`];
+    return fits(grammar, value) ? [] : [`${owner}: ${key} = ${JSON.stringify(value)}`];
+  });
+}
+
 /** What of one span breaks the rules, as readable lines. */
 export function spanFindings(span: ReadableSpan, forbidden: readonly string[]): string[] {
   const findings: string[] = [];
   if (!NAME.test(span.name)) findings.push(`name ${JSON.stringify(span.name)}`);
-  for (const [key, value] of Object.entries(span.attributes)) {
-    const grammar = ATTRIBUTES[key];
-    if (grammar === undefined) findings.push(`${span.name}: unknown attribute ${key}`);
-    else if (!fits(grammar, value)) findings.push(`${span.name}: ${key} = ${JSON.stringify(value)}`);
-  }
+  findings.push(...attributeFindings(span.name, span.attributes));
   if (span.events.length > 0) findings.push(`${span.name}: events ${span.events.map((event) => event.name).join(', ')}`);
   if (span.status.message) findings.push(`${span.name}: status message`);
   const text = JSON.stringify([span.name, span.attributes, span.events, span.links, span.status]);
   for (const value of forbidden) if (text.includes(value)) findings.push(`${span.name}: holds an account value`);
   return findings;
-}
-
-/** What of one metric data point's attributes breaks the rules. */
-function metricFindings(metric: string, attributes: Record<string, unknown>): string[] {
-  return Object.entries(attributes).flatMap(([key, value]) => {
-    const grammar = ATTRIBUTES[key];
-    if (grammar === undefined) return [`${metric}: unknown attribute ${key}`];
-    return fits(grammar, value) ? [] : [`${metric}: ${key} = ${JSON.stringify(value)}`];
-  });
-}
-
-/** Reads the metrics at the end of the file, and only then. */
-class EndOfFileReader extends MetricReader {
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
 }
 
 /** The account's values no span may hold, as the sandbox has them now. */
@@ -109,39 +93,28 @@ function accountValues(sandbox: SandboxHandle): string[] {
   ];
 }
 
-/** Registers the SDK for the file and audits the spans of each test; `sandbox()` is the file's sandbox. */
+/** Registers the SDK for the file (see otel.ts) and audits the spans of each test; `sandbox()` is the file's sandbox. */
 export function useSpanAudit(sandbox: () => SandboxHandle | undefined): void {
-  const exporter = new InMemorySpanExporter();
-  const contextManager = new AsyncLocalStorageContextManager();
-  const reader = new EndOfFileReader();
-  const meterProvider = new MeterProvider({ readers: [reader] });
+  const telemetry = useTelemetry();
   let seen = 0;
-  beforeAll(() => {
-    context.setGlobalContextManager(contextManager.enable());
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-    metrics.setGlobalMeterProvider(meterProvider);
-  });
   afterEach(() => {
+    const { spans } = telemetry();
+    const finished = spans.getFinishedSpans();
+    seen += finished.length;
+    spans.reset();
     const current = sandbox();
-    const spans = exporter.getFinishedSpans();
-    seen += spans.length;
-    exporter.reset();
     if (current === undefined) return;
     const forbidden = accountValues(current);
-    expect(spans.flatMap((span) => spanFindings(span, forbidden))).toEqual([]);
+    expect(finished.flatMap((span) => spanFindings(span, forbidden))).toEqual([]);
   });
+  // Registered after useTelemetry's, so it runs before the providers are shut down.
   afterAll(async () => {
-    const { resourceMetrics } = await reader.collect();
-    await meterProvider.shutdown();
-    trace.disable();
-    metrics.disable();
-    context.disable();
     // The metrics' attributes, every data point of the file: the same forms as the spans'.
-    const points = resourceMetrics.scopeMetrics.flatMap((scope) =>
+    const points = (await telemetry().collect()).scopeMetrics.flatMap((scope) =>
       scope.metrics.flatMap((metric) => metric.dataPoints.map((point) => ({ metric: metric.descriptor.name, attributes: point.attributes }))),
     );
     expect(points.length).toBeGreaterThan(0);
-    expect(points.flatMap((point) => metricFindings(point.metric, point.attributes))).toEqual([]);
+    expect(points.flatMap((point) => attributeFindings(point.metric, point.attributes))).toEqual([]);
     // A file whose calls made no span at all would audit nothing: the audit itself would be broken.
     expect(seen).toBeGreaterThan(0);
   });
