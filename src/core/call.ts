@@ -292,6 +292,8 @@ export class Call<T> implements Admission {
     let replayed = false;
     let inFlightWaits = 0;
     for (;;) {
+      // Cut between two steps (a 401 replay, an in-flight wait): no token, no slot, no send.
+      if (this.#closed) throw this.#closed;
       // The token comes first: the exchange itself passes the account gate, so it must not
       // wait behind a slot this call already holds.
       let token: string | undefined;

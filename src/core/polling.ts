@@ -2,9 +2,11 @@ import type { AsyncAcceptance } from '../schemas/common.js';
 import type { CompletedTransaction, Transaction } from '../schemas/transaction.js';
 import { checkWaitOptions } from './config.js';
 import { DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS } from './defaults.js';
+import { ClientClosedError } from './errors.js';
 import type { TransactionWaitObservation } from './observer.js';
-import { TransactionFailedError, TransactionTimeoutError } from './transaction-errors.js';
+import type { Transport } from './request.js';
 import { sleep } from './sleep.js';
+import { TransactionFailedError, TransactionTimeoutError } from './transaction-errors.js';
 
 /**
  * Checked before the first poll (RequestValidationError naming the option): delays are integer
@@ -24,15 +26,17 @@ export interface WaitOptions<R = unknown> {
   onProgress?: (transaction: Transaction<R>) => void;
 }
 
-/** Removes known secrets from server text (the client's scrubber); identity when none are known. */
-export type Redact = <V>(value: V) => V;
-const unchanged: Redact = (value) => value;
-
 /** Fetches the transaction once; the signal aborts an in-flight poll. */
 export type TransactionFetcher<R> = (signal: AbortSignal) => Promise<Transaction<R>>;
 
-/** Starts observing one `wait()` (the client's tracing), or undefined when nothing observes it. */
-export type TransactionWatch = () => TransactionWaitObservation | undefined;
+/**
+ * What a wait needs of its client besides the poll: the scrubber for server text, the observer,
+ * and the sleep between polls, which the client's `close()` and `destroy()` end at once.
+ */
+export type WaitHost = Pick<Transport, 'redact' | 'watchTransaction' | 'sleep'>;
+
+/** A wait without a client: nothing to scrub or observe, and nothing closes its sleeps. */
+const standalone: WaitHost = { redact: (value) => value, watchTransaction: () => undefined, sleep };
 
 const BACKOFF_FACTOR = 1.5;
 /** Up to 20 % added at random, so that many waiting workers do not poll in lockstep. */
@@ -47,19 +51,19 @@ export function waitForTransaction<R>(
   transactionId: string,
   fetch: TransactionFetcher<R>,
   options: WaitOptions<R> = {},
-  redact: Redact = unchanged,
-  watch?: TransactionWatch,
+  host: WaitHost = standalone,
+  operation?: string,
 ): Promise<CompletedTransaction<R>> {
   try {
     checkWaitOptions(options, `wait for transaction ${transactionId}`);
   } catch (error) {
     return Promise.reject(error);
   }
-  const observation = watch?.();
-  if (observation === undefined) return poll(transactionId, fetch, options, redact, undefined);
+  const observation = host.watchTransaction(operation);
+  if (observation === undefined) return poll(transactionId, fetch, options, host, undefined);
   const polled = observation.within
-    ? observation.within(() => poll(transactionId, fetch, options, redact, observation))
-    : poll(transactionId, fetch, options, redact, observation);
+    ? observation.within(() => poll(transactionId, fetch, options, host, observation))
+    : poll(transactionId, fetch, options, host, observation);
   polled.then(
     () => observation.end(undefined),
     (error: unknown) => observation.end(error),
@@ -71,7 +75,7 @@ async function poll<R>(
   transactionId: string,
   fetch: TransactionFetcher<R>,
   options: WaitOptions<R>,
-  redact: Redact,
+  host: WaitHost,
   observation: TransactionWaitObservation | undefined,
 ): Promise<CompletedTransaction<R>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
@@ -93,16 +97,21 @@ async function poll<R>(
       if (transaction.status === 'COMPLETED') return transaction as CompletedTransaction<R>;
       if (transaction.status === 'FAILED') {
         // The server's text may echo a credential: scrubbed before it reaches the error.
-        const failed = redact(transaction);
+        const failed = host.redact(transaction);
         throw new TransactionFailedError(failed);
       }
-      await sleep(intervalMs * (1 + Math.random() * JITTER), signal);
+      await host.sleep(intervalMs * (1 + Math.random() * JITTER), signal).catch((failure: unknown) => {
+        // The client closed between two polls: the next poll would be refused, so the wait ends now.
+        throw failure instanceof ClientClosedError
+          ? new ClientClosedError(`wait for transaction ${transactionId}: ${failure.message} while the wait slept between polls`)
+          : failure;
+      });
       intervalMs = Math.min(intervalMs * BACKOFF_FACTOR, maxIntervalMs);
     }
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
     if (deadline.signal.aborted) {
-      throw new TransactionTimeoutError(transactionId, timeoutMs, last === undefined ? undefined : redact(last));
+      throw new TransactionTimeoutError(transactionId, timeoutMs, last === undefined ? undefined : host.redact(last));
     }
     throw error;
   } finally {
@@ -122,17 +131,18 @@ export class TransactionHandle<R = unknown> {
   /** The acceptance answer as the server sent it, unknown fields kept. */
   readonly acceptance: AsyncAcceptance;
   readonly #fetch: TransactionFetcher<R>;
-  readonly #redact: Redact;
-  readonly #watch: TransactionWatch | undefined;
+  readonly #host: WaitHost;
+  /** The accepting route (`POST /api/v1.1/esim`), which names the wait for the observer. */
+  readonly #operation: string | undefined;
 
   /** @internal Returned by the asynchronous operations; never built by callers. */
-  constructor(acceptance: AsyncAcceptance, fetch: TransactionFetcher<R>, redact: Redact = unchanged, watch?: TransactionWatch) {
+  constructor(acceptance: AsyncAcceptance, fetch: TransactionFetcher<R>, host: WaitHost = standalone, operation?: string) {
     this.transactionId = acceptance.transactionId;
     this.statusEndpoint = acceptance.statusEndpoint;
     this.acceptance = acceptance;
     this.#fetch = fetch;
-    this.#redact = redact;
-    this.#watch = watch;
+    this.#host = host;
+    this.#operation = operation;
   }
 
   /**
@@ -153,7 +163,7 @@ export class TransactionHandle<R = unknown> {
    * ```
    */
   wait(options?: WaitOptions<R>): Promise<CompletedTransaction<R>> {
-    return waitForTransaction(this.transactionId, this.#fetch, options, this.#redact, this.#watch);
+    return waitForTransaction(this.transactionId, this.#fetch, options, this.#host, this.#operation);
   }
 
   /** One poll, whatever the status. */

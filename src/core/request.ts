@@ -119,6 +119,12 @@ export interface Transport {
   redact<V>(value: V): V;
   /** Starts observing a transaction's `wait()` for `operation` (`POST /api/v1.1/esim`), when the client's observer is enabled. */
   watchTransaction(operation: string | undefined): TransactionWaitObservation | undefined;
+  /**
+   * A wait between two calls of a longer operation (the polls of `wait()`): rejects with the
+   * signal's reason when it aborts, and with a ClientClosedError the moment the client is closed
+   * or destroyed, since the next call would be refused anyway.
+   */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
 /** Percent-encodes a path parameter as exactly one segment; `.` and `..` stay data, never navigation. */

@@ -8,7 +8,7 @@ import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { diagnosticsObserver } from './diagnostics.js';
 import { accountId } from './account-id.js';
 import { metricsObserver } from './metrics.js';
-import { type CallObserver, type TransactionWaitObservation, combineObservers } from './observer.js';
+import { type CallObserver, type TransactionWaitObservation, guardInstruments } from './observer.js';
 import { tracingObserver } from './tracing.js';
 import { LevelLogger } from './logger.js';
 import type { ClientOptions, CloseOptions } from './options.js';
@@ -55,6 +55,10 @@ export class HttpTransport implements Transport {
   #drained: (() => void) | undefined;
   /** The pipeline's one observer (diagnostics channels, spans, metrics), built on first use. */
   #observer: CallObserver | null | undefined;
+  /** The sleeps between the polls of `wait()`: no call runs then, so close() ends them as destroy() does. */
+  readonly #pollSleeps = new Sleepers();
+  /** Set once destroy() or close()'s timeout cut the calls: the exchange a cut call might still ask for is refused. */
+  #cut = false;
 
   /** Throws ConfigurationError naming the first invalid option: a bad client is refused before it is used. */
   constructor(options: ClientOptions = {}) {
@@ -104,18 +108,25 @@ export class HttpTransport implements Transport {
     } catch (error) {
       return Promise.reject(error);
     }
-    this.#closing = true;
+    this.#stopPolling('the client was closed');
     return (this.#closed ??= this.#shutDown(options?.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS));
+  }
+
+  /** New calls are refused from now on, so a wait() sleeping before its next poll ends at once. */
+  #stopPolling(why: string): void {
+    if (!this.#closing) this.#pollSleeps.close(new ClientClosedError(why));
+    this.#closing = true;
   }
 
   /** Cuts every call in flight or waiting with ClientClosedError at once, then releases like `close()`. Idempotent. */
   destroy(): Promise<void> {
-    this.#closing = true;
+    this.#stopPolling('the client was destroyed');
     this.#cutAll('the client was destroyed');
     return (this.#closed ??= this.#shutDown(0));
   }
 
   #cutAll(why: string): void {
+    this.#cut = true;
     const pipeline = this.#pipeline;
     for (const call of this.#active) call.cut(why);
     if (!pipeline) return;
@@ -143,6 +154,10 @@ export class HttpTransport implements Transport {
     await pipeline.wire.close();
   }
 
+  sleep(ms: number, signal: AbortSignal): Promise<void> {
+    return this.#pollSleeps.sleep(ms, signal);
+  }
+
   redact<V>(value: V): V {
     return this.#scrubber ? (this.#scrubber.value(value) as V) : value;
   }
@@ -150,7 +165,10 @@ export class HttpTransport implements Transport {
   #observe(): CallObserver | undefined {
     if (this.#observer === undefined) {
       this.#observer =
-        combineObservers([diagnosticsObserver(), tracingObserver(this.#options.propagateTraceContext ?? false), metricsObserver()]) ?? null;
+        guardInstruments(
+          [diagnosticsObserver(), tracingObserver(this.#options.propagateTraceContext ?? false), metricsObserver()],
+          new LevelLogger(this.#options.logger, this.#options.logLevel),
+        ) ?? null;
     }
     return this.#observer ?? undefined;
   }
@@ -252,7 +270,7 @@ export class HttpTransport implements Transport {
 
   #runExchange(options: RequestOptions | undefined): Promise<ApiResult<TokenResponse>> {
     const pipeline = this.#pipeline;
-    if (!pipeline) return Promise.reject(this.#refused(`POST ${TOKEN_PATH}`));
+    if (!pipeline || this.#cut) return Promise.reject(this.#refused(`POST ${TOKEN_PATH}`));
     this.#apiKey();
     this.#secret ??= fromEnv('PARTNER_API_SECRET');
     if (!this.#key || !this.#secret) {

@@ -92,8 +92,8 @@ export abstract class Resource extends APIResource {
       data: new TransactionHandle<R>(
         requireStringFields(result.data, ['transactionId'], acceptRoute),
         transactionFetcher(this.transport, operation.poll, result.data.transactionId),
-        (value) => this.transport.redact(value),
-        () => this.transport.watchTransaction(acceptRoute),
+        this.transport,
+        acceptRoute,
       ),
     }));
     return new ApiPromise(handle);

@@ -80,12 +80,6 @@ export class Transactions extends Resource {
       return Promise.reject(error);
     }
     const transport = this.transport;
-    return waitForTransaction(
-      transactionId,
-      transactionFetcher(transport, retrieveTransaction, transactionId),
-      options,
-      (value) => transport.redact(value),
-      () => transport.watchTransaction(undefined),
-    );
+    return waitForTransaction(transactionId, transactionFetcher(transport, retrieveTransaction, transactionId), options, transport, undefined);
   }
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  ClientClosedError,
   type EsimProvisioningResult,
   RequestValidationError,
   type Transaction,
@@ -8,6 +9,7 @@ import {
   TransactionTimeoutError,
 } from '../../src/index.js';
 import { installFakeClock, settleOnFakeClock } from '../helpers/clock.js';
+import { settlesAtOnce } from '../helpers/server-client.js';
 import { type ResourcesServer, envelope, startResourcesServer } from '../helpers/resources-server.js';
 
 let server: ResourcesServer;
@@ -185,6 +187,57 @@ describe('polls go through the transport', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('close() and destroy() during wait()', () => {
+  it.each([
+    ['destroy', 'the client was destroyed'],
+    ['close', 'the client was closed'],
+  ] as const)('%s() ends a wait() sleeping between polls at once, with ClientClosedError, and nothing more is polled', async (how, why) => {
+    acceptProvisioning();
+    scriptTransaction([{ status: 'PENDING' }]);
+    const client = server.client();
+    const handle = await client.esim.provision({ planId: 'p' });
+    // A minute between polls: the wait sleeps through the whole test unless the client ends it.
+    const waiting = handle.wait({ pollIntervalMs: 60_000 });
+    waiting.catch(() => undefined);
+    while (polls().length === 0) await new Promise((resolve) => setImmediate(resolve));
+    // The poll's answer arrives and the wait goes to sleep.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const closing = how === 'destroy' ? client.destroy() : client.close();
+    expect(await settlesAtOnce(waiting)).toBe(true);
+    const error = await waiting.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect((error as Error).message).toBe(`wait for transaction tx_1: ${why} while the wait slept between polls`);
+    await closing;
+    expect(polls()).toHaveLength(1);
+  });
+
+  it('close() lets a poll in flight finish, then ends the wait before the next poll', async () => {
+    acceptProvisioning();
+    server.handle('GET', TX_PATH, () => ({ body: envelope({ transactionId: 'tx_1', status: 'PENDING' }), delayMs: 50 }));
+    const client = server.client();
+    const handle = await client.esim.provision({ planId: 'p' });
+    const waiting = handle.wait({ pollIntervalMs: 60_000 }).catch((caught: unknown) => caught);
+    while (polls().length === 0) await new Promise((resolve) => setImmediate(resolve));
+    // close() waits for the poll in flight; the wait ends as it would go to sleep.
+    await client.close();
+    expect(await settlesAtOnce(waiting)).toBe(true);
+    expect(await waiting).toBeInstanceOf(ClientClosedError);
+    expect(polls()).toHaveLength(1);
+  });
+
+  it('transactions.wait() by id ends at once on destroy() too', async () => {
+    scriptTransaction([{ status: 'PENDING' }]);
+    const client = server.client();
+    const waiting = client.transactions.wait('tx_1', { pollIntervalMs: 60_000 });
+    waiting.catch(() => undefined);
+    while (polls().length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    void client.destroy();
+    expect(await settlesAtOnce(waiting)).toBe(true);
+    await expect(waiting).rejects.toBeInstanceOf(ClientClosedError);
   });
 });
 
