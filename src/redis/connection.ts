@@ -47,6 +47,19 @@ export function checkNamespace(namespace: unknown, owner: string): string | unde
   return namespace;
 }
 
+/** A `commandTimeoutMs` option: whole milliseconds, at least 1, within the timer range; `fallback` when unset. */
+export function checkCommandTimeout(timeoutMs: unknown, owner: string, fallback: number): number {
+  if (timeoutMs === undefined) return fallback;
+  if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 2_147_483_647) {
+    throw new ConfigurationError(
+      `invalid ${owner} option commandTimeoutMs: must be a whole number of milliseconds, from 1 to 2147483647`,
+      'CONFIGURATION_ERROR',
+      'commandTimeoutMs',
+    );
+  }
+  return timeoutMs;
+}
+
 /** The store did not answer within `timeoutMs`. */
 class StoreTimeoutError extends Error {
   override readonly name = 'StoreTimeoutError';

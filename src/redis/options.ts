@@ -1,6 +1,7 @@
 import { limitsIssues } from '../core/config.js';
+import { STORE_COMMAND_TIMEOUT_MS } from '../core/defaults.js';
 import { ConfigurationError } from '../core/errors.js';
-import { checkConnection, checkNamespace, type RedisConnection } from './connection.js';
+import { checkCommandTimeout, checkConnection, checkNamespace, type RedisConnection } from './connection.js';
 import type { RedisRateLimiterOptions, StoreErrorPolicy } from './rate-limiter.js';
 
 const POLICIES: ReadonlySet<unknown> = new Set<StoreErrorPolicy>(['fail-open', 'fail-closed']);
@@ -10,13 +11,15 @@ export function checkLimiterOptions(options: unknown): {
   redis: RedisConnection;
   namespace: string | undefined;
   onStoreError: StoreErrorPolicy | undefined;
+  commandTimeoutMs: number;
 } {
   if (typeof options !== 'object' || options === null) {
-    throw new ConfigurationError('RedisRateLimiter needs options: { redis, account?, endpoints?, namespace?, onStoreError? }');
+    throw new ConfigurationError('RedisRateLimiter needs options: { redis, account?, endpoints?, namespace?, onStoreError?, commandTimeoutMs? }');
   }
   const record = options as Record<string, unknown>;
   const redis = checkConnection(record['redis'], 'RedisRateLimiter');
   const namespace = checkNamespace(record['namespace'], 'RedisRateLimiter');
+  const commandTimeoutMs = checkCommandTimeout(record['commandTimeoutMs'], 'RedisRateLimiter', STORE_COMMAND_TIMEOUT_MS);
   const policy = record['onStoreError'];
   if (policy !== undefined && !POLICIES.has(policy)) {
     throw new ConfigurationError(
@@ -27,5 +30,5 @@ export function checkLimiterOptions(options: unknown): {
   }
   const first = limitsIssues(record, 'RedisRateLimiter')[0];
   if (first) throw new ConfigurationError(`invalid option ${first.path}: ${first.message}`, 'CONFIGURATION_ERROR', first.path.split('.')[1]);
-  return { redis, namespace, onStoreError: policy as RedisRateLimiterOptions['onStoreError'] };
+  return { redis, namespace, onStoreError: policy as RedisRateLimiterOptions['onStoreError'], commandTimeoutMs };
 }

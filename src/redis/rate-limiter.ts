@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { checkLimiterOptions } from './options.js';
-import { DEFAULT_MAX_SERVER_WAIT_MS, STORE_COMMAND_TIMEOUT_MS, STORE_MAX_POLL_MS, STORE_RETRY_AFTER_MS } from '../core/defaults.js';
+import { DEFAULT_MAX_SERVER_WAIT_MS, STORE_MAX_POLL_MS, STORE_RETRY_AFTER_MS } from '../core/defaults.js';
 import { ClientClosedError, ConfigurationError, ConnectionError } from '../core/errors.js';
 import type { Logger, RateLimitOptions, WindowLimit } from '../core/options.js';
 import { type LimiterContext, LocalRateLimiter, type RateLimiter, RouteLimits } from '../core/rate-limit.js';
@@ -25,6 +25,12 @@ export interface RedisRateLimiterOptions extends RateLimitOptions {
    * `ConnectionError` (`requestNotSent: true`) instead.
    */
   onStoreError?: StoreErrorPolicy | undefined;
+  /**
+   * How long the limiter waits for one Redis command before it counts Redis as unavailable
+   * (whole ms, at least 1); default 1,000. Whatever Redis does with a command it answers later
+   * is corrected by the route's next run (see docs/fleet.md).
+   */
+  commandTimeoutMs?: number | undefined;
 }
 
 const DEFAULT_NAMESPACE = 'mobile-partner-sdk';
@@ -47,10 +53,12 @@ const SPARE_LIFE_MS = 10;
 
 /** The keys and arguments of one route's gates, built once per route. */
 interface RouteGates {
-  /** The {@link GATE_KEYS} of each gate. */
+  /** The {@link GATE_KEYS} of each gate, then the account's `runs`. */
   keys: string[];
-  /** The instance id, how long spares may be held, the gate count, then each gate's limit (-1: pause only), lease, window and margin. */
+  /** The route's field, how long spares may be held, the gate count, then each gate's limit (-1: pause only), lease, window and margin. */
   args: Array<string | number>;
+  /** This process's field in the gates' hashes for this route: the instance id and a digest of the route. */
+  field: string;
   /** For the renewal: `alive` and `flight` of each limited gate, and their leases. */
   renewKeys: string[];
   renewArgs: number[];
@@ -64,6 +72,8 @@ interface RouteGates {
 interface Settle {
   sentAt: number;
   rateLimit: RateLimitInfo | undefined;
+  /** The number of the first run that carried it (0: none yet); sent again after a run given up on. */
+  firstRun: number;
 }
 
 /**
@@ -89,7 +99,24 @@ interface RouteQueue {
   settleSoon: boolean;
   /** Gives the spares back when their life ends. */
   spareTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The run in progress: the route's runs go one at a time, each counting what the one before admitted. */
+  running: Promise<void> | undefined;
+  /**
+   * A run was given up on (timed out, failed): Redis may hold a count for this route that the
+   * process does not know of, until a run of the route is executed after it.
+   */
+  stale: boolean;
+  /** The run that corrects the count, while one is due. */
+  correctTimer: ReturnType<typeof setTimeout> | undefined;
   nap: Nap;
+}
+
+/** What one run of {@link settleScript} answered: how many calls asked, how many were admitted, spares, ms to wait. */
+interface Exchanged {
+  asking: number;
+  admitted: number;
+  spares: number;
+  waitMs: number;
 }
 
 /** Where the slot of a request in flight came from. */
@@ -119,6 +146,7 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #limits: RouteLimits;
   readonly #namespace: string;
   readonly #policy: StoreErrorPolicy;
+  readonly #timeoutMs: number;
   /** This limiter's id in the gates' `flight` and `alive` keys. */
   readonly #instance = randomBytes(6).toString('hex');
   #logger: Logger | undefined;
@@ -133,6 +161,8 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #held = new Map<string, Held[]>();
   /** Requests in flight on slots from Redis, all routes together: the lease is renewed while there are any. */
   #inFlight = 0;
+  /** The number of the last script run sent: runs of a route reach Redis numbered in order. */
+  #runs = 0;
   #local: LocalRateLimiter | undefined;
   /** Under fail-open after a store failure: Redis is not asked again before this instant. */
   #localUntil = 0;
@@ -147,6 +177,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.#redis = checked.redis;
     this.#namespace = checked.namespace ?? DEFAULT_NAMESPACE;
     this.#policy = checked.onStoreError ?? 'fail-open';
+    this.#timeoutMs = checked.commandTimeoutMs;
     this.#options = { account: options.account, endpoints: options.endpoints };
     this.#limits = new RouteLimits(this.#options);
   }
@@ -193,9 +224,11 @@ export class RedisRateLimiter implements RateLimiter {
       if (limit) describedBy.set(limit.limit, index + 1);
     }
     const limited = all.filter((one) => one.limit !== undefined);
+    const field = `${this.#instance}:${createHash('sha256').update(route).digest('hex').slice(0, 12)}`;
     gates = {
-      keys: all.flatMap((one) => one.keys),
-      args: [this.#instance, this.#aheadMs(), all.length, ...all.flatMap((one) => gateArgs(one.limit))],
+      keys: [...all.flatMap((one) => one.keys), `${prefix}runs`],
+      args: [field, this.#aheadMs(), all.length, ...all.flatMap((one) => gateArgs(one.limit))],
+      field,
       renewKeys: limited.flatMap((one) => [one.keys[1], one.keys[0]] as string[]),
       renewArgs: limited.map((one) => gateArgs(one.limit)[1]),
       describedBy,
@@ -221,6 +254,9 @@ export class RedisRateLimiter implements RateLimiter {
         settleTimer: undefined,
         settleSoon: false,
         spareTimer: undefined,
+        running: undefined,
+        stale: false,
+        correctTimer: undefined,
         nap: new Nap(),
       };
       this.#queues.set(route, queue);
@@ -231,6 +267,7 @@ export class RedisRateLimiter implements RateLimiter {
   /** Forgets a route's queue once nothing of it is pending. */
   #tidy(route: string, queue: RouteQueue): void {
     if (queue.serving || queue.settleTimer !== undefined || queue.settleSoon || queue.spareTimer !== undefined) return;
+    if (queue.running !== undefined || queue.stale || queue.correctTimer !== undefined) return;
     if (queue.waiters.length + queue.settles.length + queue.givenBack + queue.spares > 0) return;
     if (this.#queues.get(route) === queue) this.#queues.delete(route);
   }
@@ -283,24 +320,20 @@ export class RedisRateLimiter implements RateLimiter {
           for (const waiter of queue.waiters.splice(0)) this.#handOver(route, waiter);
           return;
         }
-        this.#expireSpares(route, queue);
-        const asking = Math.min(queue.waiters.length, BATCH);
-        // Spares go to a lone call (or a top-up): a queue that waits is served in order, from Redis.
-        const offered = asking <= 1 ? SPARES : 0;
-        const { settles, givenBack } = takePending(queue);
-        let reply: [number, number, number];
+        let reply: Exchanged;
         try {
-          const gates = this.#routeGates(await this.#keyPrefix(), route);
-          reply = (await withTimeout(
-            settleScript.run(this.#redis, gates.keys, this.#settleArgs(gates, settles, givenBack, asking, offered)),
-            STORE_COMMAND_TIMEOUT_MS,
-          )) as [number, number, number];
+          reply = await this.#exchange(route, queue, () => {
+            this.#expireSpares(route, queue);
+            const asking = Math.min(queue.waiters.length, BATCH);
+            // Spares go to a lone call (or a top-up): a queue that waits is served in order, from Redis.
+            return { asking, offered: asking <= 1 ? SPARES : 0 };
+          });
           this.#answered();
         } catch (error) {
           this.#storeFailed(error, route, queue);
           continue;
         }
-        const [admitted, spares, waitMs] = reply;
+        const { asking, admitted, spares, waitMs } = reply;
         if (spares > 0) this.#keepSpares(route, queue, spares);
         this.#admit(route, queue, admitted);
         if (queue.waiters.length === 0 || admitted === asking) continue;
@@ -317,15 +350,96 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
+  /**
+   * One run of {@link settleScript} for the route, after the route's run in progress (if any)
+   * has been answered or given up on: `plan` says, at that point, how many calls ask and how
+   * many spares are offered. A run given up on may still be executed by Redis: its answers go
+   * again with the next run (the script counts them once), and a run soon corrects the count
+   * it may have left (see {@link #correctSoon}).
+   */
+  async #exchange(route: string, queue: RouteQueue, plan: () => { asking: number; offered: number }): Promise<Exchanged> {
+    const previous = queue.running;
+    let finish = (): void => undefined;
+    const current = new Promise<void>((resolve) => (finish = resolve));
+    queue.running = current;
+    try {
+      await previous;
+      const gates = this.#routeGates(await this.#keyPrefix(), route);
+      const { asking, offered } = plan();
+      const run = ++this.#runs;
+      const { settles } = takePending(queue);
+      for (const settle of settles) if (settle.firstRun === 0) settle.firstRun = run;
+      try {
+        const reply = (await withTimeout(
+          settleScript.run(this.#redis, gates.keys, this.#settleArgs(gates, route, queue, run, settles, asking, offered)),
+          this.#timeoutMs,
+        )) as [number, number, number];
+        queue.stale = false;
+        return { asking, admitted: reply[0], spares: reply[1], waitMs: reply[2] };
+      } catch (error) {
+        queue.settles.unshift(...settles);
+        this.#correctSoon(route, queue);
+        throw error;
+      }
+    } finally {
+      finish();
+      if (queue.running === current) queue.running = undefined;
+    }
+  }
+
+  /**
+   * After a run given up on: Redis may execute it yet, admitting slots nobody will use or leaving
+   * a count nobody settles. The next run of the route writes the count the process knows,
+   * whatever that run did; this makes sure one comes, at once (it reaches Redis after the run
+   * given up on), then every {@link STORE_RETRY_AFTER_MS} until Redis answers.
+   */
+  #correctSoon(route: string, queue: RouteQueue): void {
+    const delayMs = queue.stale ? STORE_RETRY_AFTER_MS : 0;
+    queue.stale = true;
+    if (this.#closed || queue.correctTimer !== undefined) return;
+    queue.correctTimer = setTimeout(() => {
+      queue.correctTimer = undefined;
+      void this.#correct(route, queue);
+    }, delayMs);
+    queue.correctTimer.unref?.();
+  }
+
+  async #correct(route: string, queue: RouteQueue): Promise<void> {
+    if (queue.stale && !this.#closed) {
+      try {
+        await this.#exchange(route, queue, () => ({ asking: 0, offered: 0 }));
+        this.#answered();
+      } catch (error) {
+        this.#storeFailed(error, undefined, undefined);
+      }
+    }
+    this.#tidy(route, queue);
+  }
+
+  /** How many of the route's requests Redis should count for this process once `settles` are applied: in flight, in hand, still to settle. */
+  #flightOf(route: string, queue: RouteQueue): number {
+    let held = 0;
+    for (const slot of this.#held.get(route) ?? []) if (slot === 'redis') held += 1;
+    return held + queue.spares + queue.settles.length;
+  }
+
   /** The arguments of {@link settleScript} after the gates' own. */
-  #settleArgs(gates: RouteGates, settles: Settle[], givenBack: number, asking: number, offered: number): Array<string | number> {
-    const args: Array<string | number> = [...gates.args, settles.length, givenBack, asking, offered];
+  #settleArgs(
+    gates: RouteGates,
+    route: string,
+    queue: RouteQueue,
+    run: number,
+    settles: Settle[],
+    asking: number,
+    offered: number,
+  ): Array<string | number> {
+    const args: Array<string | number> = [...gates.args, run, this.#flightOf(route, queue), settles.length, asking, offered];
     const now = monotonicNow();
-    for (const { sentAt, rateLimit } of settles) {
+    for (const { sentAt, rateLimit, firstRun } of settles) {
       const described = rateLimit === undefined ? 0 : (gates.describedBy.get(rateLimit.limit) ?? 0);
       // A limit we were not configured with: only "none left until the reset" is safe to follow (spec part 9 rule 4).
       const pauseMs = rateLimit && described === 0 && rateLimit.remaining <= 0 ? this.#clampPause(rateLimit.resetSeconds * 1000) : 0;
-      args.push(Math.max(0, now - sentAt), rateLimit?.remaining ?? -1, rateLimit ? rateLimit.resetSeconds * 1000 : -1, described, pauseMs);
+      args.push(Math.max(0, now - sentAt), rateLimit?.remaining ?? -1, rateLimit ? rateLimit.resetSeconds * 1000 : -1, described, pauseMs, firstRun);
     }
     return args;
   }
@@ -375,11 +489,12 @@ export class RedisRateLimiter implements RateLimiter {
       queue.settles.length = 0;
       queue.givenBack = 0;
     } else if (queue.settles.length + queue.givenBack > 0) {
-      const { settles, givenBack } = takePending(queue);
-      await this.#store(async () => {
-        const gates = this.#routeGates(await this.#keyPrefix(), route);
-        await settleScript.run(this.#redis, gates.keys, this.#settleArgs(gates, settles, givenBack, 0, 0));
-      });
+      try {
+        await this.#exchange(route, queue, () => ({ asking: 0, offered: 0 }));
+        this.#answered();
+      } catch (error) {
+        this.#storeFailed(error, undefined, undefined);
+      }
       const left = queue.settles.length;
       if (left > 0 && !this.#closed) this.#settleLater(route, queue, left >= BATCH);
     }
@@ -465,7 +580,7 @@ export class RedisRateLimiter implements RateLimiter {
       if (!held.includes('redis')) continue;
       void this.#store(async () => {
         const gates = this.#routeGates(await this.#keyPrefix(), route);
-        await renewScript.run(this.#redis, gates.renewKeys, [this.#instance, ...gates.renewArgs]);
+        await renewScript.run(this.#redis, gates.renewKeys, [gates.field, ...gates.renewArgs]);
       });
     }
   }
@@ -478,7 +593,7 @@ export class RedisRateLimiter implements RateLimiter {
       return;
     }
     const queue = this.#queue(route);
-    queue.settles.push({ sentAt, rateLimit });
+    queue.settles.push({ sentAt, rateLimit, firstRun: 0 });
     const full = rateLimit !== undefined && rateLimit.remaining <= 0;
     // The window is full: every process should know now, and the spares in hand must not be used.
     if (full) this.#expireSpares(route, queue, true);
@@ -518,7 +633,7 @@ export class RedisRateLimiter implements RateLimiter {
   /** A write nobody waits for: a failure is reported (and under fail-open, switches to the fallback), never thrown. */
   async #store(write: () => Promise<void>): Promise<void> {
     try {
-      await withTimeout(write(), STORE_COMMAND_TIMEOUT_MS);
+      await withTimeout(write(), this.#timeoutMs);
       this.#answered();
     } catch (error) {
       this.#storeFailed(error, undefined, undefined);
@@ -608,7 +723,8 @@ export class RedisRateLimiter implements RateLimiter {
       queue.nap.wake();
       if (queue.settleTimer !== undefined) clearTimeout(queue.settleTimer);
       if (queue.spareTimer !== undefined) clearTimeout(queue.spareTimer);
-      queue.settleTimer = queue.spareTimer = undefined;
+      if (queue.correctTimer !== undefined) clearTimeout(queue.correctTimer);
+      queue.settleTimer = queue.spareTimer = queue.correctTimer = undefined;
       queue.givenBack += queue.spares;
       queue.spares = 0;
       void this.#settle(route, queue);
@@ -619,11 +735,13 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
-/** The answers (a batch at most) and the given-back count a script run takes over from the queue. */
-function takePending(queue: RouteQueue): { settles: Settle[]; givenBack: number } {
-  const givenBack = queue.givenBack;
+/**
+ * The answers (a batch at most) a script run takes over from the queue; the requests given back
+ * are in the count the run writes.
+ */
+function takePending(queue: RouteQueue): { settles: Settle[] } {
   queue.givenBack = 0;
-  return { settles: queue.settles.splice(0, BATCH), givenBack };
+  return { settles: queue.settles.splice(0, BATCH) };
 }
 
 function closedError(): ClientClosedError {

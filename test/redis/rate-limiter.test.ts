@@ -322,3 +322,43 @@ describe('RedisRateLimiter when Redis goes away', () => {
     }
   });
 });
+
+describe('RedisRateLimiter when Redis answers after the limiter gave up', () => {
+  /**
+   * Holds every write (scripts included) Redis receives for `ms`, then runs them in order: each
+   * command the limiter sends meanwhile times out on its side and is still executed later.
+   */
+  async function slowRedis(ms: number): Promise<void> {
+    await redis.client().call('CLIENT', 'PAUSE', String(ms), 'WRITE');
+  }
+
+  /** Resolves once the writes held by {@link slowRedis} have run: a write sent now waits behind them. */
+  async function caughtUp(): Promise<void> {
+    await redis.client().set('caught-up', '1');
+  }
+
+  it('gives back the slots of an admission it stopped waiting for: a second process gets all 16 calls', async () => {
+    const target = await sandbox(LONG_WINDOW_MS);
+    const namespace = `late-${namespaces++}`;
+    // 21 a window: both exchanges, a call of each, one more call of the first, and the second's 16.
+    const limits = { namespace, account: { limit: 21, windowMs: LONG_WINDOW_MS }, onStoreError: 'fail-closed' as const };
+    const first = member(target, { ...limits, commandTimeoutMs: 100 }, { maxRetries: 0 });
+    const second = member(target, limits, { maxRetries: 0 });
+    await listSims(first);
+    await listSims(second);
+    await slowRedis(1_200);
+    // Sixteen calls ask at once; the limiter gives up after 100 ms, and Redis admits them later.
+    const gaveUp = await Promise.allSettled(Array.from({ length: 16 }, () => listSims(first)));
+    for (const outcome of gaveUp) {
+      expect(outcome.status).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(ConnectionError);
+    }
+    await caughtUp();
+    // The first process stays busy: its next call goes through Redis.
+    await expect(listSims(first)).resolves.toBeDefined();
+    // The 16 slots admitted late were never used: the second process has them all.
+    const outcomes = await Promise.allSettled(Array.from({ length: 16 }, () => listSims(second)));
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    expect(await throttled(target)).toBe(0);
+  });
+});
