@@ -31,7 +31,11 @@ export interface RateLimiter {
    * which holds the slot as if the request had been sent.
    */
   giveBack?(route: string): void;
-  /** Holds every call of `route` for `ms` (a 429's Retry-After, spec part 8 rules 1 and 3), at most `maxServerWaitMs`. */
+  /**
+   * Holds every call of `route` for `ms` (a 429's Retry-After, spec part 8 rules 1 and 3). No
+   * call waits longer than `maxServerWaitMs` for it: the client's own limiter refuses a call
+   * meeting more than that with a RateLimitError instead.
+   */
   pause(route: string, ms: number): void;
   /** Rejects waiting calls and cancels the timer. */
   close(): void;
@@ -53,7 +57,7 @@ export interface LimiterContext {
   readonly accountId: Promise<string>;
   /** The client's logger behind its `logLevel`; undefined when the client was given none. */
   readonly logger: Logger | undefined;
-  /** The client's `maxServerWaitMs`: no pause lasts longer. */
+  /** The client's `maxServerWaitMs`: no call waits longer on a pause the server imposed. */
   readonly maxServerWaitMs: number;
 }
 
@@ -126,8 +130,13 @@ export class LocalRateLimiter implements RateLimiter {
   /** Pause-only gates of routes without a limit of their own, created by a 429. */
   readonly #paused = new Map<string, WindowGate>();
 
-  /** The longest pause the server may impose (a 429's Retry-After, a reset of an unknown limit). */
+  /**
+   * The longest a call waits on a pause the server imposed (a 429's Retry-After, Remaining 0
+   * until the reset, of any limit): each gate refuses a call meeting a longer one.
+   */
   readonly #maxPauseMs: number;
+  /** Set by `close()`: no gate is created or waited on again. */
+  #closed: ClientClosedError | undefined;
 
   constructor(options: RateLimitOptions = {}, maxServerWaitMs = DEFAULT_MAX_SERVER_WAIT_MS) {
     this.#maxPauseMs = maxServerWaitMs;
@@ -141,7 +150,7 @@ export class LocalRateLimiter implements RateLimiter {
     const key = this.#limits.keyOf(route);
     gate = null;
     if (key !== undefined) {
-      gate = this.#gates.get(key) ?? new WindowGate(this.#limits.limitOf(key));
+      gate = this.#gates.get(key) ?? new WindowGate(this.#limits.limitOf(key), this.#maxPauseMs);
       this.#gates.set(key, gate);
     }
     // Concrete paths are unbounded; a full cache starts over rather than grow.
@@ -156,27 +165,28 @@ export class LocalRateLimiter implements RateLimiter {
     if (limited) return limited;
     let gate = this.#paused.get(route);
     if (!gate) {
-      gate = new WindowGate(unlimited);
+      gate = new WindowGate(unlimited, this.#maxPauseMs);
       this.#paused.set(route, gate);
     }
     return gate;
   }
 
   #accountGate(): WindowGate {
-    this.#account ??= new WindowGate(this.#limits.account);
+    this.#account ??= new WindowGate(this.#limits.account, this.#maxPauseMs);
     return this.#account;
   }
 
   acquire(route: string, admission?: Admission): Promise<void> | undefined {
+    if (this.#closed) return Promise.reject(this.#closed);
     const gate = this.#limitedGate(route) ?? this.#paused.get(route);
-    const pending = gate?.acquire(admission);
-    if (!pending) return this.#accountAfter(gate, admission);
-    return pending.then(() => this.#accountAfter(gate, admission));
+    const pending = gate?.acquire(route, admission);
+    if (!pending) return this.#accountAfter(route, gate, admission);
+    return pending.then(() => this.#accountAfter(route, gate, admission));
   }
 
   /** The account gate, awaited after the endpoint's; gives the endpoint slot back if the wait fails. */
-  #accountAfter(endpoint: WindowGate | undefined, admission: Admission | undefined): Promise<void> | undefined {
-    const pending = this.#accountGate().acquire(admission);
+  #accountAfter(route: string, endpoint: WindowGate | undefined, admission: Admission | undefined): Promise<void> | undefined {
+    const pending = this.#accountGate().acquire(route, admission);
     if (!pending || !endpoint) return pending;
     return pending.catch((error: unknown) => {
       endpoint.giveBack();
@@ -194,10 +204,10 @@ export class LocalRateLimiter implements RateLimiter {
     endpoint?.release(sentAt, described === endpoint ? rateLimit : undefined);
     account.release(sentAt, described === account ? rateLimit : undefined);
     // A limit we were not configured with (the server's limits changed, spec part 9 rule 4):
-    // its window may lie anywhere, so only "none left until the reset" is safe to follow, and
-    // no longer than maxServerWaitMs: a reset of a day would otherwise stop every route.
+    // its window may lie anywhere, so only "none left until the reset" is safe to follow. A reset
+    // further away than maxServerWaitMs is not waited out: the gate refuses the calls meeting it.
     if (rateLimit && !described && rateLimit.remaining <= 0) {
-      (endpoint ?? account).pauseUntil(monotonicNow() + this.#clampPause(rateLimit.resetSeconds * 1000));
+      (endpoint ?? account).pauseUntil(monotonicNow() + rateLimit.resetSeconds * 1000);
     }
   }
 
@@ -207,17 +217,14 @@ export class LocalRateLimiter implements RateLimiter {
   }
 
   pause(route: string, ms: number): void {
-    this.#pausableGate(route).pauseUntil(monotonicNow() + this.#clampPause(ms));
-  }
-
-  /** NaN and negative are no pause; longer than the ceiling is the ceiling. */
-  #clampPause(ms: number): number {
-    if (!(ms > 0)) return 0;
-    return ms > this.#maxPauseMs ? this.#maxPauseMs : ms;
+    // NaN and negative are no pause; the gate refuses calls meeting more than maxServerWaitMs of it.
+    if (this.#closed || !(ms > 0)) return;
+    this.#pausableGate(route).pauseUntil(monotonicNow() + ms);
   }
 
   close(): void {
     const reason = new ClientClosedError('the client was closed while the call waited for a rate-limit slot');
+    this.#closed = reason;
     this.#account?.close(reason);
     for (const gate of this.#gates.values()) gate.close(reason);
     for (const gate of this.#paused.values()) gate.close(reason);

@@ -3,12 +3,24 @@ import { ClientClosedError, ConfigurationError, RateLimitError, TimeoutError } f
 import type { PartnerClient } from '../../src/index.js';
 import { fail, ok, type Reply } from '../helpers/server.js';
 import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
-import { useTestServer } from '../helpers/server-client.js';
+import { settlesAtOnce, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
 const getThing = (client: PartnerClient, options: { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number } = {}) =>
   client.request({ method: 'GET', path: '/api/v1.1/thing', ...options });
 const throttled = (retryAfter: string): Reply => fail(429, 'RATE_LIMITED', { headers: { 'retry-after': retryAfter } });
+const OTHER = 'GET /api/v1.1/other';
+const getOther = (client: PartnerClient) => client.request({ method: 'GET', path: '/api/v1.1/other' });
+const SMS = 'POST /api/v1.1/sms';
+const sendSms = (client: PartnerClient) => client.request({ method: 'POST', path: '/api/v1.1/sms', body: { to: '+1', text: 'hi' } });
+
+/** A call refused by the client's own limiter: a RateLimitError with what is left of the pause, nothing sent. */
+async function expectRefused(call: Promise<unknown>, retryAfterSeconds: number): Promise<void> {
+  const error = await call.catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(RateLimitError);
+  expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfterSeconds, mayHaveSucceeded: false });
+  expect((error as Error).message).toMatch(/not sent: the server's rate-limit pause ends in \d+ s, longer than maxServerWaitMs/);
+}
 
 const t = useTestServer();
 
@@ -42,12 +54,34 @@ describe('a Retry-After above maxServerWaitMs', () => {
     expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 
-  it('pauses the route for maxServerWaitMs at most, not for the day the server asked', async () => {
+  it('refuses the next call of the route at once, unsent, with what is left of the pause; other routes go on', async () => {
     t.server.on(THING, [throttled('86400'), ok(2)]);
+    t.server.on(OTHER, ok('other'));
     const client = await t.connect({ maxServerWaitMs: 150 });
     await expect(getThing(client)).rejects.toBeInstanceOf(RateLimitError);
-    // Would sit in the limiter for a day without the cap, and the fake clock's limit would fail it.
+    await vi.advanceTimersByTimeAsync(1000);
+    const next = getThing(client);
+    expect(await settlesAtOnce(next)).toBe(true);
+    await expectRefused(next, 86_399);
+    await expect(getOther(client)).resolves.toBe('other');
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+    // Once the server's day is over, the route is sent again.
+    await vi.advanceTimersByTimeAsync(86_400_000);
     await expect(settleOnFakeClock(getThing(client))).resolves.toBe(2);
+  });
+
+  it('refuses a call already queued on the route when the pause arrives, without sending it', async () => {
+    t.server.on(THING, [{ ...throttled('86400'), delayMs: 50 }, ok(2)]);
+    const client = await t.connect({ maxServerWaitMs: 150, rateLimit: { endpoints: { [THING]: { limit: 1, windowMs: 60_000 } } } });
+    await client.auth.token();
+    const first = getThing(client).catch((caught: unknown) => caught);
+    // Queued behind the first call's slot, which is held until its answer.
+    const queued = getThing(client).catch((caught: unknown) => caught);
+    const [throttledError, refused] = await settleOnFakeClock(Promise.all([first, queued]));
+    expect(throttledError).toBeInstanceOf(RateLimitError);
+    expect(refused).toBeInstanceOf(RateLimitError);
+    expect(refused).toMatchObject({ retryAfterSeconds: 86_400 });
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 
   it('settles a value too large for a number (saturated to 2^53 - 1 seconds)', async () => {
@@ -93,11 +127,56 @@ describe('rate-limit resets', () => {
   const exhausted = (limit: number, reset: number): Reply =>
     ok(1, { headers: { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } });
 
-  it('clamps the pause of a limit the client does not know to maxServerWaitMs', async () => {
+  it('refuses calls at once, unsent, while a limit the client does not know has a reset past maxServerWaitMs', async () => {
     t.server.on(THING, [exhausted(7, 86_400), ok(2)]);
     const client = await t.connect({ maxServerWaitMs: 150 });
     await expect(getThing(client)).resolves.toBe(1);
+    const next = getThing(client);
+    expect(await settlesAtOnce(next)).toBe(true);
+    await expectRefused(next, 86_400);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it('waits out a reset of a limit the client does not know within maxServerWaitMs', async () => {
+    t.server.on(THING, [exhausted(7, 1), ok(2)]);
+    const client = await t.connect({ maxServerWaitMs: 1000 });
+    await expect(getThing(client)).resolves.toBe(1);
+    const start = performance.now();
     await expect(settleOnFakeClock(getThing(client))).resolves.toBe(2);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(1000);
+  });
+
+  // The account's limit, or an endpoint's, as the client enforces it: the pause after Remaining 0
+  // lasts at most one window of it, and that is a server-imposed wait like any other.
+  it.each([
+    ['the account', THING, { account: { limit: 120, windowMs: 60_000 } }, 120, [OTHER, 'other']],
+    ['an endpoint', SMS, { endpoints: { [SMS]: { limit: 30, windowMs: 60_000 } } }, 30, undefined],
+  ] as const)(
+    "refuses the next call at once, unsent, after Remaining 0 of %s's limit with a reset past maxServerWaitMs",
+    async (_which, route, rateLimit, limit, unaffected) => {
+      t.server.on(route, [exhausted(limit, 86_400), ok(2)]);
+      t.server.on(OTHER, ok('other'));
+      const client = await t.connect({ maxServerWaitMs: 150, rateLimit });
+      const send = () => (route === SMS ? sendSms(client) : getThing(client));
+      await expect(send()).resolves.toBe(1);
+      const next = send();
+      expect(await settlesAtOnce(next)).toBe(true);
+      // One window of the limit, not the day the reset says.
+      await expectRefused(next, 60);
+      if (unaffected) await expectRefused(getOther(client), 60);
+      else await expect(getOther(client)).resolves.toBe('other');
+      expect(t.server.requestsTo(route)).toHaveLength(1);
+      // The window over, the call is sent.
+      await vi.advanceTimersByTimeAsync(61_000);
+      await expect(settleOnFakeClock(send())).resolves.toBe(2);
+    },
+  );
+
+  it('with maxServerWaitMs 0, never waits on Remaining 0', async () => {
+    t.server.on(THING, [exhausted(120, 30), ok(2)]);
+    const client = await t.connect({ maxServerWaitMs: 0 });
+    await expect(getThing(client)).resolves.toBe(1);
+    await expectRefused(getThing(client), 30);
   });
 
   it('holds a known limit at most one window, whatever the reset says', async () => {
@@ -108,7 +187,8 @@ describe('rate-limit resets', () => {
   });
 
   it('fails a call at once, unsent, when the pause ends past its own deadline', async () => {
-    t.server.on(THING, [exhausted(7, 86_400), ok(2)]);
+    // Five minutes: within maxServerWaitMs, past the call's deadline (one 100 ms attempt and the slack).
+    t.server.on(THING, [exhausted(7, 300), ok(2)]);
     const client = await t.connect({ maxServerWaitMs: 10 * 60_000 });
     await expect(getThing(client)).resolves.toBe(1);
     const error = await settleOnFakeClock(getThing(client, { timeoutMs: 100, maxRetries: 0 })).catch((caught: unknown) => caught);
