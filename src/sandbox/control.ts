@@ -13,6 +13,7 @@ import { forceRuleSchema } from './middleware/force.js';
 import type { IdempotencyStore } from './middleware/idempotency.js';
 import type { RequestLog } from './middleware/request-log.js';
 import type { TokenStore } from './middleware/tokens.js';
+import { hubOf } from './inspector/hub.js';
 import { fixturesOf } from './state/fixtures.js';
 
 export interface ControlDeps {
@@ -125,6 +126,7 @@ export function registerControlRoutes(app: SandboxApp, ctx: SandboxContext, deps
       }, {}),
       pendingTimers: ctx.clock.pendingTimers,
       idempotencyKeys: deps.idempotency.size(),
+      inspectorWatchers: hubOf(ctx).feed.watchers,
     }),
   );
 

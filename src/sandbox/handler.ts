@@ -5,15 +5,17 @@
 import { Hono } from 'hono';
 import { fail, ok, paginate, requireBody } from './answers.js';
 import { createClock } from './clock.js';
-import type { SandboxContext, SandboxCtx, SandboxEnv, SandboxPlugin } from './context.js';
+import type { SandboxApp, SandboxContext, SandboxCtx, SandboxEnv, SandboxPlugin } from './context.js';
 import { createCounters } from './counters.js';
 import { bearerCheck, tokenRoute } from './middleware/auth.js';
 import { bodyReader } from './middleware/body.js';
+import { maskControlUrls } from './middleware/control-urls.js';
 import { createForceRegistry } from './middleware/force.js';
 import { createIdempotency } from './middleware/idempotency.js';
 import { createRateLimiter } from './middleware/rate-limit.js';
 import type { LoggedRequest } from './middleware/request-log.js';
 import { createRequestLog } from './middleware/request-log.js';
+import { type HostPolicy, siteGuard } from './middleware/site-guard.js';
 import { createTokenStore } from './middleware/tokens.js';
 import { registerControlRoutes } from './control.js';
 import type { SandboxCredentials, SandboxOptions } from './options.js';
@@ -111,6 +113,23 @@ function credentialsFor(seed: number, fixed: Partial<SandboxCredentials> = {}): 
  * ```
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  return buildSandbox(options, null);
+}
+
+/** The routes of each sandbox's router, for the tests that must cover every route of a kind. */
+const routers = new WeakMap<SandboxContext, SandboxApp>();
+
+/** Every route of the sandbox as its router holds it: method and path template, middleware left out. */
+export function routesOf(sandbox: Sandbox): Array<{ method: string; path: string }> {
+  const app = routers.get(sandbox.ctx);
+  return (app?.routes ?? []).filter((route) => route.method !== 'ALL').map(({ method, path }) => ({ method, path }));
+}
+
+/**
+ * The sandbox behind {@link createSandbox} and startSandbox. `hosts` is the Host policy of a
+ * sandbox served over HTTP; null in process, where no browser connects.
+ */
+export function buildSandbox(options: SandboxOptions, hosts: HostPolicy | null): Sandbox {
   const resolved = resolveOptions(options);
   const clock = createClock(resolved.startMs, resolved.timeScale);
   const resetHooks: Array<() => void> = [];
@@ -179,10 +198,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   app.onError((_error, c) => ctx.fail(c, 500, 'INTERNAL_ERROR', 'Unexpected sandbox error'));
   app.notFound((c) => ctx.fail(c, 404, 'NOT_FOUND', 'No such route'));
+  app.use('*', siteGuard(ctx, hosts, rawPathOf));
   app.use('*', log.middleware);
   // Authenticate before reading a byte of the body, then read it under the caps.
   app.use('/api/*', bearerCheck(ctx, tokens));
   app.use('*', bodyReader(ctx));
+  app.use('/_sandbox/*', maskControlUrls);
   registerControlRoutes(app, ctx, { force, log, tokens, idempotency, reset });
   registerInspectorRoutes(app, ctx, { log, forceRules: () => force.list() });
   app.use('/api/*', limiter.middleware);
@@ -193,6 +214,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   for (const plugin of PARTNER_PLUGINS) plugin(app, ctx);
   const webhooks = registerWebhooks(app, ctx);
   const controls = createControlMethods(ctx, { force, tokens, webhooks });
+  routers.set(ctx, app);
 
   let closed = false;
   return {

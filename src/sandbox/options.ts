@@ -1,5 +1,6 @@
 /** Options of createSandbox / startSandbox, and their resolved form. */
 import { LATEST_CLOCK_MS, MAX_TIME_SCALE } from './clock.js';
+import { normalizeHostName } from './host-names.js';
 
 /**
  * Seeded fault injection on partner-API routes (never on /_sandbox/). Every rate is a share of
@@ -142,6 +143,11 @@ export interface StartSandboxOptions extends SandboxOptions {
   port?: number;
   /** The address; default 127.0.0.1. */
   host?: string;
+  /**
+   * Host names, besides loopback and `host`, that requests may name in their `Host` header
+   * (`'dev.example.test'`, or `'.example.test'` for every name under it). Default none.
+   */
+  allowedHosts?: readonly string[];
 }
 
 export interface ResolvedSandboxOptions {
@@ -266,4 +272,21 @@ function resolveFaults(input: SandboxFaults, sandboxSeed: number): ResolvedFault
     latencyMs: [lo, hi],
     seed,
   };
+}
+
+/** `allowedHosts` checked: each a host name (no scheme, port or path), normalized; a leading dot kept. */
+export function resolveAllowedHosts(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new TypeError('allowedHosts must be an array of host names');
+  return value.map((entry: unknown, index) => {
+    const text = typeof entry === 'string' ? entry.trim() : '';
+    const suffix = text.startsWith('.');
+    const name = normalizeHostName(suffix ? text.slice(1) : text);
+    if (name === null || name.startsWith('.')) {
+      throw new TypeError(
+        `allowedHosts[${index}] must be a host name such as 'dev.example.test' or '.example.test' (no scheme, port or path): got ${JSON.stringify(entry)}`,
+      );
+    }
+    return suffix ? `.${name}` : name;
+  });
 }

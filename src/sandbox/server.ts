@@ -3,8 +3,10 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listen } from '../shared/listen.js';
 import type { Sandbox } from './handler.js';
-import { createSandbox } from './handler.js';
+import { buildSandbox } from './handler.js';
+import { hostPolicy } from './middleware/site-guard.js';
 import type { StartSandboxOptions } from './options.js';
+import { resolveAllowedHosts } from './options.js';
 import { pathOfTarget } from './paths.js';
 
 /** A sandbox listening over HTTP, from {@link startSandbox}: where it is, its credentials, and its control methods. */
@@ -78,7 +80,13 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** Server-sent events (the inspector's feed) are written as they come, never buffered whole. */
+/**
+ * Server-sent events (the inspector's feed) are written as they come, never buffered whole, and
+ * no faster than the client reads: while the socket is full nothing more is pulled, so what a
+ * client that stops reading costs piles up in the feed's queue, where the feed counts it and
+ * drops the client past its cap (FEED_MAX_QUEUED_BYTES). A dropped client's socket is destroyed:
+ * ending it would wait for the client to read what is still buffered.
+ */
 async function streamEvents(
   body: ReadableStream<Uint8Array>,
   res: ServerResponse,
@@ -86,14 +94,40 @@ async function streamEvents(
   status: number,
 ): Promise<void> {
   const reader = body.getReader();
-  // The client went away: cancelling the body unsubscribes it from the feed.
-  res.once('close', () => void reader.cancel().catch(() => undefined));
+  let wake = (): void => undefined;
+  // The feed dropped this client or closed: stop waiting for the socket to drain.
+  reader.closed.then(
+    () => wake(),
+    () => wake(),
+  );
+  res.once('close', () => {
+    wake();
+    // The client went away: cancelling the body unsubscribes it from the feed.
+    void reader.cancel().catch(() => undefined);
+  });
+  const drained = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const done = (): void => {
+        res.off('drain', done);
+        wake = () => undefined;
+        resolve();
+      };
+      wake = done;
+      res.once('drain', done);
+    });
   res.writeHead(status, headers);
   res.flushHeaders();
   for (;;) {
-    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-    if (done || res.destroyed) break;
-    res.write(value);
+    const read = await reader.read().then(
+      (result) => result,
+      () => undefined,
+    );
+    if (read === undefined) {
+      res.destroy();
+      return;
+    }
+    if (read.done || res.destroyed) break;
+    if (!res.write(read.value)) await drained();
   }
   res.end();
 }
@@ -101,7 +135,9 @@ async function streamEvents(
 async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const target = req.url ?? '/';
   const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
+  // RFC 9112 section 6.3: a request without Transfer-Encoding or Content-Length has no body.
+  const hasBody =
+    method !== 'GET' && method !== 'HEAD' && (req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined);
   const request = new Request(new URL(target, origin), {
     method,
     headers: toHeaders(req),
@@ -137,6 +173,8 @@ async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res
 /**
  * Starts a sandbox listening on 127.0.0.1 (a free port unless `port` is given). Close it with
  * `close()`. Same seed, same data; its `url`, `key` and `secret` go to a `PartnerClient`.
+ * It answers only requests whose `Host` is loopback, `host` or one of `allowedHosts`, and its
+ * control routes refuse requests a browser sent from a page of another origin.
  *
  * @example
  * ```ts
@@ -152,8 +190,8 @@ async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res
  * ```
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<SandboxHandle> {
-  const sandbox = createSandbox(options);
   const host = options.host ?? '127.0.0.1';
+  const sandbox = buildSandbox(options, hostPolicy(host, resolveAllowedHosts(options.allowedHosts)));
   let origin = `http://${host}`;
   const server = createServer((req, res) => {
     serve(sandbox, origin, req, res).catch(() => {

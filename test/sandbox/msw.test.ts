@@ -33,6 +33,7 @@ describe('the sandbox behind msw', () => {
   it('turns a forced reset into a network error', async () => {
     await fetch('https://partner.test/_sandbox/force', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ method: 'GET', path: '/api/v3/transactions/{transactionId}', reset: true }),
     });
     await expect(fetch('https://partner.test/api/v3/transactions/abc')).rejects.toThrow();

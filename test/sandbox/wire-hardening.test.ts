@@ -40,7 +40,7 @@ function rawHttp(text: string): Promise<RawAnswer[]> {
   });
 }
 
-const get = (target: string, headers = ''): string => `GET ${target} HTTP/1.1\r\nHost: sandbox\r\n${headers}Connection: close\r\n\r\n`;
+const get = (target: string, headers = ''): string => `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}Connection: close\r\n\r\n`;
 const bearer = (): string => `Authorization: Bearer ${s.token}\r\n`;
 
 describe('path traversal never reaches another route or skips auth', () => {
@@ -84,24 +84,24 @@ describe('request smuggling attempts', () => {
 
   it('refuses Content-Length together with Transfer-Encoding, and answers no smuggled request', async () => {
     const answers = await rawHttp(
-      `POST /api/v1.1/sms HTTP/1.1\r\nHost: sandbox\r\n${bearer()}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${smuggled}`,
+      `POST /api/v1.1/sms HTTP/1.1\r\nHost: 127.0.0.1\r\n${bearer()}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${smuggled}`,
     );
     expect(answers.map((a) => a.status)).toEqual([400]);
   });
 
   it('refuses two different Content-Lengths, and two Transfer-Encodings', async () => {
     const lengths = await rawHttp(
-      `POST /api/v1.1/sms HTTP/1.1\r\nHost: sandbox\r\n${bearer()}Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}${smuggled}`,
+      `POST /api/v1.1/sms HTTP/1.1\r\nHost: 127.0.0.1\r\n${bearer()}Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}${smuggled}`,
     );
     expect(lengths.map((a) => a.status)).toEqual([400]);
     const encodings = await rawHttp(
-      `POST /api/v1.1/sms HTTP/1.1\r\nHost: sandbox\r\n${bearer()}Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n${smuggled}`,
+      `POST /api/v1.1/sms HTTP/1.1\r\nHost: 127.0.0.1\r\n${bearer()}Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n${smuggled}`,
     );
     expect(encodings.map((a) => a.status)).toEqual([400]);
   });
 
   it('answers honest pipelined requests one by one, in order', async () => {
-    const answers = await rawHttp(`GET /api/v1.1/sims?pageSize=1 HTTP/1.1\r\nHost: sandbox\r\n\r\n${get('/_sandbox/time')}`);
+    const answers = await rawHttp(`GET /api/v1.1/sims?pageSize=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n${get('/_sandbox/time')}`);
     expect(answers.map((a) => a.status)).toEqual([401, 200]);
     expect(answers[1]?.body.now).toEqual(expect.any(String));
   });
@@ -111,7 +111,7 @@ describe('request smuggling attempts', () => {
     const half = Math.floor(body.length / 2);
     const chunks = [body.slice(0, half), body.slice(half)].map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join('');
     const answers = await rawHttp(
-      `POST /api/v1.1/sms HTTP/1.1\r\nHost: sandbox\r\n${bearer()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\n${get('/_sandbox/time')}`,
+      `POST /api/v1.1/sms HTTP/1.1\r\nHost: 127.0.0.1\r\n${bearer()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\n${get('/_sandbox/time')}`,
     );
     expect(answers.map((a) => a.status)).toEqual([201, 200]);
   });

@@ -2,6 +2,7 @@
  * What the inspector shows of webhook deliveries: each attempt with its answer, latency,
  * signature header and next retry, which the delivery record (the spec's metadata) does not keep.
  */
+import { maskUrlCredentials } from '../mask-url.js';
 import type { DeliveryRecord } from '../webhooks/delivery-log.js';
 import type { WebhookDomain } from '../webhooks/domain.js';
 import { hubOf } from './hub.js';
@@ -62,19 +63,6 @@ export function registrationChanged(domain: WebhookDomain, webhookId: string): v
   for (const record of domain.deliveries.list({ webhookId }).slice(0, 20)) deliveryChanged(domain, record);
 }
 
-/** A URL's user-info can hold a credential: masked, the rest shown. */
-function maskedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.username === '' && parsed.password === '') return url;
-    parsed.username = '***';
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
-
 export function deliveryView(domain: WebhookDomain, record: DeliveryRecord): Record<string, unknown> {
   const registration = domain.registrations.get(record.webhookId);
   const list = attempts.get(record) ?? [];
@@ -84,7 +72,7 @@ export function deliveryView(domain: WebhookDomain, record: DeliveryRecord): Rec
     webhookId: record.webhookId,
     eventType: record.eventType,
     status: record.status,
-    url: maskedUrl(record.url),
+    url: maskUrlCredentials(record.url),
     createdAt: record.createdAt,
     responseCode: record.responseCode,
     attempts: list,

@@ -4,13 +4,21 @@
  * one view, and nothing is built or serialised while nobody watches.
  */
 
+import { maskUrlCredentials } from '../mask-url.js';
+
+/** The page shows URLs (deliveries, forced rules) with their user-info masked, like the control API. */
+const maskStrings = (_key: string, value: unknown): unknown => (typeof value === 'string' ? maskUrlCredentials(value) : value);
+
 export type FeedTopic = 'requests' | 'deliveries' | 'transactions';
 
 /** How often dirty items are sent, in real milliseconds. */
 const FEED_FLUSH_MS = 100;
 /** Dirty items held between two flushes; past it the batch says `resync` and the page reloads its snapshot. */
 const FEED_MAX_DIRTY = 1000;
-/** Bytes queued for one watcher that does not read; past it the stream is ended (EventSource reconnects). */
+/**
+ * Bytes left unread by one watcher that stops reading; past it the watcher is dropped (EventSource
+ * reconnects). A watcher holds at most this plus one batch.
+ */
 export const FEED_MAX_QUEUED_BYTES = 1024 * 1024;
 /** Pages watching at once; one more is refused, so watchers cannot grow without bound. */
 export const FEED_MAX_WATCHERS = 16;
@@ -134,14 +142,17 @@ export class InspectorFeed {
     for (const { topic, build } of this.#dirty.values()) batch[topic].push(build());
     this.#dirty = new Map();
     this.#resync = false;
-    this.#broadcast(`event: batch\ndata: ${JSON.stringify(batch)}\n\n`);
+    this.#broadcast(`event: batch\ndata: ${JSON.stringify(batch, maskStrings)}\n\n`);
   }
 
   #broadcast(text: string): void {
     const chunk = this.#encoder.encode(text);
     for (const watcher of [...this.#watchers]) {
       const { controller } = watcher;
-      if (controller.desiredSize !== null && -controller.desiredSize + chunk.byteLength > FEED_MAX_QUEUED_BYTES) {
+      // What the client left unread (the server pulls no faster than the socket drains). A client
+      // that has read everything takes one batch of any size, so a burst never drops a healthy page.
+      const unread = controller.desiredSize === null ? 0 : -controller.desiredSize;
+      if (unread > 0 && unread + chunk.byteLength > FEED_MAX_QUEUED_BYTES) {
         this.#leave(watcher);
         controller.error(new Error('inspector watcher too slow'));
         continue;

@@ -5,6 +5,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { SandboxContext, SandboxCtx, SandboxEnv } from '../context.js';
+import { maskUrlCredentials } from '../mask-url.js';
 import { ACCOUNT_LIMIT, endpointKey } from './rate-limit.js';
 
 /** Secrets never leave the sandbox in the log (team rule: no credentials in logs). */
@@ -23,6 +24,8 @@ const TOO_DEEP = `[REDACTED: nested deeper than ${LOG_BODY_MAX_DEPTH} levels]`;
 
 /** A masked copy of a parsed JSON value; recursion is bounded by LOG_BODY_MAX_DEPTH. */
 export function redactBody(value: unknown, depth = 0, insideAuthentication = false): unknown {
+  // A receiver URL (`webhookUrls.smsUrl`, a voice-quality `url`) may carry a password in its user-info.
+  if (typeof value === 'string') return maskUrlCredentials(value);
   if (!value || typeof value !== 'object') return value;
   if (depth >= LOG_BODY_MAX_DEPTH) return TOO_DEEP;
   if (Array.isArray(value)) return value.map((item: unknown) => redactBody(item, depth + 1));
@@ -40,7 +43,7 @@ export function redactBody(value: unknown, depth = 0, insideAuthentication = fal
 function redactHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    out[name] = REDACTED_HEADERS.has(name) ? REDACTED : value;
+    out[name] = REDACTED_HEADERS.has(name) ? REDACTED : maskUrlCredentials(value);
   });
   return out;
 }
@@ -293,7 +296,8 @@ export function createRequestLog(ctx: SandboxContext, rawPathOf: (request: Reque
     const query: Record<string, string | string[]> = {};
     for (const name of new Set(url.searchParams.keys())) {
       const values = url.searchParams.getAll(name);
-      query[name] = values.length === 1 ? (values[0] ?? '') : values;
+      const masked = values.map(maskUrlCredentials);
+      query[name] = masked.length === 1 ? (masked[0] ?? '') : masked;
     }
     const idempotencyKey = c.req.raw.headers.get('idempotency-key');
     const entry: StoredEntry = {

@@ -1,0 +1,31 @@
+/**
+ * The control API shows URLs a partner registered (voice-quality webhooks, voice streams, forced
+ * rules, request bodies): each with its user-info masked, on every /_sandbox/ JSON answer, so a
+ * route added later cannot show a receiver's password.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { SandboxEnv } from '../context.js';
+import { maskUrlCredentials } from '../mask-url.js';
+
+/** A URL with user-info other than the mask: the answer needs the walk below. */
+const UNMASKED_USER_INFO = /[a-z][a-z0-9+.-]*:\/\/(?!\*\*\*@)[^\s/?#\\"]*@/i;
+
+/** `value` with every string's URL user-info masked. Control answers are the sandbox's own JSON, nested a few levels. */
+export function maskUrlsDeep(value: unknown): unknown {
+  if (typeof value === 'string') return maskUrlCredentials(value);
+  if (Array.isArray(value)) return value.map(maskUrlsDeep);
+  if (value === null || typeof value !== 'object') return value;
+  // fromEntries defines own members, so a "__proto__" key stays a member of the copy.
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, maskUrlsDeep(v)]));
+}
+
+export const maskControlUrls: MiddlewareHandler<SandboxEnv> = async (c, next) => {
+  await next();
+  const res = c.res;
+  if (res.body === null || !/\bjson\b/i.test(res.headers.get('content-type') ?? '')) return;
+  const text = await res.text();
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  const body = UNMASKED_USER_INFO.test(text) ? JSON.stringify(maskUrlsDeep(JSON.parse(text))) : text;
+  c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
+};
