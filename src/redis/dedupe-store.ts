@@ -1,7 +1,7 @@
 import { STORE_COMMAND_TIMEOUT_MS } from '../core/defaults.js';
 import { ConfigurationError } from '../core/errors.js';
-import type { DedupeStore } from '../webhooks/dedupe.js';
-import { checkConnection, checkNamespace, type RedisConnection, withTimeout } from './connection.js';
+import type { DedupeClaim, DedupeStore } from '../webhooks/dedupe.js';
+import { checkCommandTimeout, checkConnection, checkNamespace, type RedisConnection, Script, withTimeout } from './connection.js';
 
 /** Options of {@link RedisDedupeStore}. */
 export interface RedisDedupeStoreOptions {
@@ -10,26 +10,56 @@ export interface RedisDedupeStoreOptions {
   /** The first part of every key; default `'mobile-partner-sdk'`. */
   namespace?: string | undefined;
   /**
-   * How long a key lives, overriding the deduplicator's `ttlMs` for every key this store sets
-   * (at least 1 ms); unset, the deduplicator's TTL is used.
+   * How long a handled event's key lives, overriding the deduplicator's `ttlMs` for every key
+   * this store records as done (at least 1 ms); unset, the deduplicator's TTL is used. A claim
+   * lives for the deduplicator's `leaseMs`.
    */
   ttlMs?: number | undefined;
+  /** How long the store waits for one Redis command before it rejects (whole ms, at least 1); default 1,000. */
+  commandTimeoutMs?: number | undefined;
 }
 
+/** A claim's value is `p:` and its token; a handled event's is anything else (`done`, or `1` from `setIfAbsent`). */
+const claimScript = new Script(`
+local held = redis.call('GET', KEYS[1])
+if held then
+  if string.sub(held, 1, 2) == 'p:' then return 'processing' end
+  return 'done'
+end
+redis.call('SET', KEYS[1], 'p:' .. ARGV[1], 'PX', ARGV[2])
+return 'claimed'
+`);
+
+const markDoneScript = new Script(`
+redis.call('SET', KEYS[1], 'done', 'PX', ARGV[1])
+return 1
+`);
+
+/** Deletes the key only while it holds the claim: a late release never removes another's claim or a done record. */
+const releaseScript = new Script(`
+if redis.call('GET', KEYS[1]) == 'p:' .. ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+`);
+
+const CLAIMS: ReadonlySet<unknown> = new Set<DedupeClaim>(['claimed', 'processing', 'done']);
+
 /**
- * A {@link DedupeStore} every receiver replica shares: the first `SET key 1 NX PX ttl` wins the
- * event, so a delivery sent twice to two replicas is handled once. A Redis error or a command
- * past its timeout rejects: the adapter answers 500 and the sender delivers again, rather than
- * handling an event twice.
+ * A {@link DedupeStore} every receiver replica shares: the first to claim an event (for the
+ * deduplicator's short lease) handles it, and records it as done (for the long TTL) once its
+ * handler succeeded; a delivery sent twice to two replicas is handled once. A Redis error or a
+ * command past its timeout rejects: the adapter answers 500 and the sender delivers again,
+ * rather than an event being lost or handled twice at once.
  */
 export class RedisDedupeStore implements DedupeStore {
   readonly #redis: RedisConnection;
   readonly #prefix: string;
   readonly #ttlMs: number | undefined;
+  readonly #timeoutMs: number;
 
   constructor(options: RedisDedupeStoreOptions) {
     this.#redis = checkConnection((options as Partial<RedisDedupeStoreOptions> | undefined)?.redis, 'RedisDedupeStore');
     this.#prefix = `${checkNamespace(options.namespace, 'RedisDedupeStore') ?? 'mobile-partner-sdk'}:dedupe:`;
+    this.#timeoutMs = checkCommandTimeout(options.commandTimeoutMs, 'RedisDedupeStore', STORE_COMMAND_TIMEOUT_MS);
     const ttlMs = options.ttlMs;
     if (ttlMs !== undefined && !(Number.isSafeInteger(ttlMs) && ttlMs >= 1)) {
       throw new ConfigurationError(
@@ -41,15 +71,29 @@ export class RedisDedupeStore implements DedupeStore {
     this.#ttlMs = ttlMs;
   }
 
+  #ms(ttlMs: number): number {
+    return Math.max(1, Math.ceil(this.#ttlMs ?? ttlMs));
+  }
+
   async setIfAbsent(key: string, ttlMs: number): Promise<boolean> {
-    const reply = await withTimeout(
-      this.#redis.set(this.#prefix + key, '1', 'PX', Math.max(1, Math.ceil(this.#ttlMs ?? ttlMs)), 'NX'),
-      STORE_COMMAND_TIMEOUT_MS,
-    );
+    const reply = await withTimeout(this.#redis.set(this.#prefix + key, '1', 'PX', this.#ms(ttlMs), 'NX'), this.#timeoutMs);
     return reply === 'OK';
   }
 
-  async delete(key: string): Promise<void> {
-    await withTimeout(this.#redis.del(this.#prefix + key), STORE_COMMAND_TIMEOUT_MS);
+  async claim(key: string, claimToken: string, leaseMs: number): Promise<DedupeClaim> {
+    const lease = Math.max(1, Math.ceil(leaseMs));
+    const reply = await withTimeout(claimScript.run(this.#redis, [this.#prefix + key], [claimToken, lease]), this.#timeoutMs);
+    if (!CLAIMS.has(reply)) throw new Error(`RedisDedupeStore: unexpected answer to a claim (${String(reply)})`);
+    return reply as DedupeClaim;
+  }
+
+  async markDone(key: string, ttlMs: number): Promise<void> {
+    await withTimeout(markDoneScript.run(this.#redis, [this.#prefix + key], [this.#ms(ttlMs)]), this.#timeoutMs);
+  }
+
+  async delete(key: string, claimToken?: string): Promise<void> {
+    const command =
+      claimToken === undefined ? this.#redis.del(this.#prefix + key) : releaseScript.run(this.#redis, [this.#prefix + key], [claimToken]);
+    await withTimeout(command, this.#timeoutMs);
   }
 }

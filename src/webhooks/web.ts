@@ -35,5 +35,5 @@ export type { RawBody } from './raw-body.js';
 export { createFetchHandler } from './adapters/fetch.js';
 export { DEFAULT_MAX_BODY_BYTES } from './adapters/deliver.js';
 export type { WebhookHandlerOptions } from './adapters/deliver.js';
-export { createDeduplicator, MemoryDedupeStore, defaultDedupeKey, DEFAULT_DEDUPE_TTL_MS } from './dedupe.js';
-export type { DedupeOptions, DedupeStore, Deduplicator, MemoryDedupeStoreOptions } from './dedupe.js';
+export { createDeduplicator, EventInProgressError, MemoryDedupeStore, defaultDedupeKey, DEFAULT_DEDUPE_TTL_MS } from './dedupe.js';
+export type { DedupeClaim, DedupeOptions, DedupeStore, Deduplicator, MemoryDedupeStoreOptions } from './dedupe.js';

@@ -1,14 +1,18 @@
 /**
- * RedisDedupeStore across receiver replicas in processes of their own: every delivery is sent
- * twice, to two different replicas, at once, and each event is handled exactly once.
+ * RedisDedupeStore across receiver replicas in processes of their own (every delivery is sent
+ * twice, to two different replicas, at once, and each event is handled exactly once), and in this
+ * process when Redis fails, refuses writes or runs a command late around a handler.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../src/index.js';
 import { RedisDedupeStore } from '../../src/redis/index.js';
+import type { RedisDedupeStoreOptions } from '../../src/redis/index.js';
+import { createDeduplicator, createNodeHandler, type WebhookEvent } from '../../src/webhooks/index.js';
 import { type CompiledScripts, compileScripts } from '../helpers/bundle.js';
 import { type RedisServer, startRedis } from '../helpers/redis.js';
 import { postSigned, secret } from '../webhooks/helpers.js';
@@ -20,12 +24,14 @@ let redis: RedisServer;
 /** The replica compiled once for plain `node`. */
 let compiled: CompiledScripts;
 const replicas: ChildProcess[] = [];
+const servers: Server[] = [];
 
 beforeAll(async () => {
   [redis, compiled] = await Promise.all([startRedis(), compileScripts([CHILD])]);
 });
 
 afterAll(async () => {
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   await Promise.all(
     replicas.map(async (child) => {
       if (child.exitCode !== null) return;
@@ -59,9 +65,17 @@ describe('RedisDedupeStore', () => {
         return Promise.all([postSigned(urls[i % 3] as string, body), postSigned(urls[(i + 1) % 3] as string, body)]);
       }),
     );
-    for (const pair of answers) {
-      expect(pair.map((answer) => answer.status)).toEqual([200, 200]);
-      expect(pair.filter((answer) => answer.body['duplicate'] === true)).toHaveLength(1);
+    for (const [i, pair] of answers.entries()) {
+      // One copy is handled; the other is a duplicate, or refused 409 while the first is being
+      // handled, and then a duplicate when the sender delivers it again.
+      expect(pair.filter((answer) => answer.body['received'] === true && answer.body['duplicate'] === undefined)).toHaveLength(1);
+      const other = pair.find((answer) => answer.body['duplicate'] === true || answer.status !== 200);
+      if (other?.status === 409) {
+        const body = JSON.stringify({ id: `vqt_${i}`, event: 'voice.test.completed' });
+        expect((await postSigned(urls[(i + 2) % 3] as string, body)).body).toEqual({ received: true, duplicate: true });
+      } else {
+        expect(other).toEqual({ status: 200, body: { received: true, duplicate: true } });
+      }
     }
     const handled = await redis.client().lrange(list, 0, -1);
     expect(handled).toHaveLength(60);
@@ -93,5 +107,127 @@ describe('RedisDedupeStore', () => {
   it('refuses a client that is not a Redis client, naming the option', () => {
     expect(() => new RedisDedupeStore({ redis: {} as never })).toThrow(ConfigurationError);
     expect(() => new RedisDedupeStore({ redis: {} as never })).toThrow(/option redis: must be an ioredis client/);
+  });
+});
+
+describe('RedisDedupeStore when Redis fails around a handler', () => {
+  let namespaces = 0;
+
+  /** A receiver in this process on 127.0.0.1: the Node adapter with a deduplicator on the shared Redis. */
+  async function receiver(
+    onEvent: (event: WebhookEvent) => unknown,
+    options: { leaseMs: number; store?: Omit<RedisDedupeStoreOptions, 'redis'> },
+  ): Promise<string> {
+    const store = new RedisDedupeStore({ redis: redis.client(), namespace: `fails-${namespaces++}`, ...options.store });
+    const handler = createNodeHandler({
+      secret,
+      dedupe: createDeduplicator({ store, leaseMs: options.leaseMs }),
+      onEvent,
+      onError: () => {},
+    });
+    const server = createServer((request, response) => void handler(request, response));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  }
+
+  /** Redis refuses every write (as a primary that lost its replicas does) until `writable()`. */
+  async function refuseWrites(): Promise<void> {
+    await redis.client().config('SET', 'min-replicas-to-write', '1');
+  }
+  async function writable(): Promise<void> {
+    await redis.client().config('SET', 'min-replicas-to-write', '0');
+  }
+
+  /** Delivers `body` again every 20 ms, as the sender retries, until a 2xx; each refusal must not be a 2xx. */
+  async function redeliver(url: string, body: string): Promise<{ status: number; body: Record<string, unknown>; refused: number[] }> {
+    const refused: number[] = [];
+    for (;;) {
+      const answer = await postSigned(url, body);
+      if (answer.status < 300) return { ...answer, refused };
+      refused.push(answer.status);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  const delivery = (id: string): string => JSON.stringify({ id, event: 'voice.test.completed' });
+
+  it('answers 500 to a handler that fails while its claim cannot be given back, and the redelivery runs the handler', async () => {
+    let handled = 0;
+    const url = await receiver(
+      async () => {
+        handled += 1;
+        if (handled === 1) {
+          await refuseWrites();
+          throw new Error('handler failed');
+        }
+      },
+      { leaseMs: 300 },
+    );
+    try {
+      expect((await postSigned(url, delivery('vqt_release'))).status).toBe(500);
+    } finally {
+      await writable();
+    }
+    // The claim outlives the failed release by its lease at most: redeliveries meanwhile are refused, not answered 2xx.
+    const answer = await redeliver(url, delivery('vqt_release'));
+    expect(answer.body).toEqual({ received: true });
+    expect(answer.refused.every((status) => status === 409)).toBe(true);
+    expect(handled).toBe(2);
+  });
+
+  it('answers 500 to a handler that succeeds while the event cannot be recorded as handled, and handles the redelivery', async () => {
+    let handled = 0;
+    const url = await receiver(
+      async () => {
+        handled += 1;
+        if (handled === 1) await refuseWrites();
+      },
+      { leaseMs: 300 },
+    );
+    try {
+      expect((await postSigned(url, delivery('vqt_done'))).status).toBe(500);
+    } finally {
+      await writable();
+    }
+    expect((await redeliver(url, delivery('vqt_done'))).body).toEqual({ received: true });
+    expect(handled).toBe(2);
+    // Recorded as handled now: a repeat is a duplicate.
+    expect((await postSigned(url, delivery('vqt_done'))).body).toEqual({ received: true, duplicate: true });
+    expect(handled).toBe(2);
+  });
+
+  it('gives back a claim Redis records after the store stopped waiting for it: the redelivery is handled, not held for the lease', async () => {
+    let handled = 0;
+    const url = await receiver(() => void (handled += 1), { leaseMs: 600_000, store: { commandTimeoutMs: 100 } });
+    // Writes wait 500 ms: the claim times out on the receiver's side and is recorded by Redis afterwards.
+    await redis.client().call('CLIENT', 'PAUSE', '500', 'WRITE');
+    expect((await postSigned(url, delivery('vqt_late'))).status).toBe(500);
+    expect(handled).toBe(0);
+    // A write sent now runs after the held ones.
+    await redis.client().set('caught-up', '1');
+    const answer = await redeliver(url, delivery('vqt_late'));
+    expect(answer.body).toEqual({ received: true });
+    expect(handled).toBe(1);
+  });
+
+  it('answers 409 to a repeat that arrives while the first delivery is still being handled, and 200 duplicate once it is done', async () => {
+    let finish = (): void => undefined;
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    let handled = 0;
+    const url = await receiver(
+      async () => {
+        handled += 1;
+        await running;
+      },
+      { leaseMs: 600_000 },
+    );
+    const first = postSigned(url, delivery('vqt_slow'));
+    await vi.waitFor(() => expect(handled).toBe(1));
+    expect(await postSigned(url, delivery('vqt_slow'))).toEqual({ status: 409, body: { error: 'in_progress' } });
+    finish();
+    expect((await first).status).toBe(200);
+    expect((await postSigned(url, delivery('vqt_slow'))).body).toEqual({ received: true, duplicate: true });
+    expect(handled).toBe(1);
   });
 });

@@ -1,5 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { constructEvent, createDeduplicator, MemoryDedupeStore, signPayload, type DedupeStore, type WebhookEvent } from '../../src/webhooks/index.js';
+import { createServer, type Server } from 'node:http';
+import {
+  constructEvent,
+  createDeduplicator,
+  createNodeHandler,
+  EventInProgressError,
+  MemoryDedupeStore,
+  signPayload,
+  type DedupeStore,
+  type WebhookEvent,
+} from '../../src/webhooks/index.js';
+import { postSigned, secret as deliverySecret } from './helpers.js';
 
 const secret = 'whsec_dedupe';
 
@@ -16,16 +27,27 @@ describe('createDeduplicator', () => {
     vi.useRealTimers();
   });
 
-  it('claims a voice.test.completed id once, and again after the TTL', async () => {
+  it('claims a voice.test.completed id once, and again after the TTL once completed', async () => {
     const dedupe = createDeduplicator({ ttlMs: 60_000 });
     const first = event({ id: 'vqt_1', event: 'voice.test.completed' });
     expect(await dedupe.claim(first)).toBe(true);
+    await dedupe.complete?.(first);
     expect(await dedupe.claim(event({ id: 'vqt_1', event: 'voice.test.completed' }))).toBe(false);
     expect(await dedupe.claim(event({ id: 'vqt_2', event: 'voice.test.completed' }))).toBe(true);
     vi.advanceTimersByTime(59_999);
     expect(await dedupe.claim(first)).toBe(false);
     vi.advanceTimersByTime(2);
     expect(await dedupe.claim(first)).toBe(true);
+  });
+
+  it('refuses a repeat while a claim is not completed, and frees the event when the lease ends', async () => {
+    const dedupe = createDeduplicator({ leaseMs: 5_000 });
+    const e = event({ id: 'vqt_3', event: 'voice.test.completed' });
+    expect(await dedupe.claim(e)).toBe(true);
+    await expect(dedupe.claim(e)).rejects.toBeInstanceOf(EventInProgressError);
+    // Neither completed nor released (a crash, a store that failed): the claim lasts its lease.
+    vi.advanceTimersByTime(5_001);
+    expect(await dedupe.claim(e)).toBe(true);
   });
 
   it('never deduplicates operator events unless given a key', async () => {
@@ -38,6 +60,7 @@ describe('createDeduplicator', () => {
       key: (e) => (e.type === 'sms' ? `${String(e.data['from'])}|${String(e.data['receivedAt'])}` : undefined),
     });
     expect(await keyed.claim(event(sms))).toBe(true);
+    await keyed.complete?.(event(sms));
     expect(await keyed.claim(event(sms))).toBe(false);
     expect(await keyed.claim(event({ ...sms, receivedAt: '2025-06-01T00:00:01.000Z' }))).toBe(true);
   });
@@ -104,5 +127,43 @@ describe('MemoryDedupeStore', () => {
     const store = new MemoryDedupeStore();
     await store.setIfAbsent('x', 60_000);
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('the adapters with the in-memory store', () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+
+  it('answer a repeat 409 while the first delivery is handled, and handle it once the first failed', async () => {
+    let fail = (): void => undefined;
+    let handled = 0;
+    const handler = createNodeHandler({
+      secret: deliverySecret,
+      dedupe: createDeduplicator(),
+      onError: () => {},
+      onEvent: async () => {
+        handled += 1;
+        if (handled === 1) {
+          await new Promise<void>((resolve) => (fail = resolve));
+          throw new Error('handler failed');
+        }
+      },
+    });
+    const server = createServer((request, response) => void handler(request, response));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const body = JSON.stringify({ id: 'vqt_mem', event: 'voice.test.completed' });
+    const first = postSigned(url, body);
+    await vi.waitFor(() => expect(handled).toBe(1));
+    // Answered 200 duplicate here, the event would be lost when the first handling fails.
+    expect(await postSigned(url, body)).toEqual({ status: 409, body: { error: 'in_progress' } });
+    fail();
+    expect((await first).status).toBe(500);
+    expect(await postSigned(url, body)).toEqual({ status: 200, body: { received: true } });
+    expect(handled).toBe(2);
+    expect((await postSigned(url, body)).body).toEqual({ received: true, duplicate: true });
   });
 });

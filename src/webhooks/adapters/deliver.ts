@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_BODY_BYTES } from '../../core/defaults.js';
 import { WebhookSignatureError } from '../../core/errors.js';
-import type { Deduplicator } from '../dedupe.js';
+import { type Deduplicator, EventInProgressError } from '../dedupe.js';
 import type { WebhookEvent } from '../event-types.js';
 import type { ConstructEventOptions } from '../event-body.js';
 import type { DeliveryHeaders } from '../headers.js';
@@ -20,7 +20,12 @@ export interface WebhookHandlerOptions extends Omit<ConstructEventOptions, 'now'
   secret: AsyncWebhookSecretSource;
   /** Receives each verified event. */
   onEvent: (event: WebhookEvent) => unknown;
-  /** Answers repeat deliveries 200 without calling `onEvent` again. */
+  /**
+   * Answers repeat deliveries 200 without calling `onEvent` again. A delivery is answered 2xx
+   * only once its event is recorded as handled: a repeat that arrives while the event is still
+   * being handled is answered 409 `in_progress`, and a store that fails is answered 500, so the
+   * sender delivers it again.
+   */
   dedupe?: Deduplicator;
   /**
    * true (default): answer once `onEvent` settles — 200 when it resolves, 500 when it throws, so
@@ -48,6 +53,7 @@ export const answers = {
   received: { status: 200, body: { received: true } },
   duplicate: { status: 200, body: { received: true, duplicate: true } },
   handlerFailed: { status: 500, body: { error: 'handler_failed' } },
+  inProgress: { status: 409, body: { error: 'in_progress' } },
   tooLarge: { status: 413, body: { error: 'payload_too_large' } },
   methodNotAllowed: { status: 405, body: { error: 'method_not_allowed' } },
   secretUnavailable: { status: 500, body: { error: 'secret_unavailable' } },
@@ -86,10 +92,23 @@ export function report(options: WebhookHandlerOptions, error: unknown): void {
 async function runHandler(event: WebhookEvent, options: WebhookHandlerOptions): Promise<boolean> {
   try {
     await options.onEvent(event);
+  } catch (error) {
+    report(options, error);
+    try {
+      // Forget the event so the service's retry of it is processed, not answered as a duplicate.
+      await options.dedupe?.release(event);
+    } catch (releaseError) {
+      // The claim stays until its lease ends; a retry after that is processed.
+      report(options, releaseError);
+    }
+    return false;
+  }
+  try {
+    await options.dedupe?.complete?.(event);
     return true;
   } catch (error) {
-    // Forget the event so the service's retry of it is processed, not answered as a duplicate.
-    await options.dedupe?.release(event).catch(() => undefined);
+    // Handled but not recorded as handled: not answered 2xx, so the service delivers it again
+    // (handled again once the claim's lease ends) rather than have it look handled and be lost.
     report(options, error);
     return false;
   }
@@ -135,6 +154,7 @@ export async function deliver(
     try {
       first = await options.dedupe.claim(event);
     } catch (error) {
+      if (error instanceof EventInProgressError) return answers.inProgress;
       report(options, error);
       return answers.handlerFailed;
     }
