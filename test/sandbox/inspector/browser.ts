@@ -27,8 +27,8 @@ export interface BrowserRun {
   pageErrors: string[];
 }
 
-/** Launches the browser for this file; the getter gives the current test's fresh page. */
-export function useBrowser(): () => BrowserRun {
+/** Launches the browser for this file (with `extraArgs`, such as host resolver rules); the getter gives the current test's fresh page. */
+export function useBrowser(extraArgs: readonly string[] = []): () => BrowserRun {
   let browser: Browser | undefined;
   let run: BrowserRun | undefined;
   beforeAll(async () => {
@@ -38,7 +38,7 @@ export function useBrowser(): () => BrowserRun {
           '`apt-get install -y chromium` (Debian) or point CHROMIUM_PATH at a Chromium binary.',
       );
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...ARGS, ...extraArgs] });
   });
   beforeEach(async (context) => {
     if (!browser) throw new Error('the browser did not start');
