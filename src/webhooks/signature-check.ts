@@ -26,7 +26,7 @@ export type AsyncWebhookSecretSource = WebhookSecret | (() => WebhookSecret | Pr
 
 /** Options of {@link verifySignature} and {@link verifySignatureAsync}. */
 export interface VerifyOptions {
-  /** Largest accepted distance, in either direction, between the signed timestamp and now. Default 300 (spec part 6 rule 3). */
+  /** Largest accepted distance, in either direction, between the signed timestamp and now. Default 300 (spec part 6, verification rule 3). */
   toleranceSeconds?: number;
   /** The current time, for tests. */
   now?: Date;

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key handling on every write (spec part 7 and part 8 rule 4): a replay of the
+ * Idempotency-Key handling on every write (spec part 8 rule 4; the 409 codes are part 7's): a replay of the
  * same key, body and route answers the stored response verbatim with Idempotency-Replayed: true.
  * The spec gives keys no lifetime; the sandbox keeps one for `limits.idempotencyKeyTtlMs` of
  * sandbox time (24 h, the common convention) and at most `limits.maxIdempotencyKeys`, the oldest

@@ -1,6 +1,6 @@
 /**
  * Delivery records of operator webhooks (spec part 2): metadata only. The body and URL are kept
- * for redelivery but never leave the sandbox (spec part 6 rule 6).
+ * for redelivery but never leave the sandbox (spec part 6, operator events rule 6).
  */
 
 /** PENDING and FAILED come from the spec; DELIVERED marks a 2xx answer. */

@@ -28,7 +28,7 @@ export const voiceEventControlSchema = closedObject({
   durationSeconds: z.number().int().min(0).optional(),
 }) satisfies z.ZodType<unknown, VoiceEventInput>;
 
-/** spec part 6 rule 1: sms goes to messageUrl and callbackMessageUrl, voice to voiceUrl and callbackVoiceUrl. */
+/** spec part 6, operator events rule 1: sms goes to messageUrl and callbackMessageUrl, voice to voiceUrl and callbackVoiceUrl. */
 const TARGETS = {
   sms: ['messageUrl', 'callbackMessageUrl'],
   voice: ['voiceUrl', 'callbackVoiceUrl'],

@@ -83,7 +83,7 @@ function recordAttempt(domain: WebhookDomain, record: DeliveryRecord, attempt: n
   record.deliveredAt = domain.ctx.nowIso();
 }
 
-/** spec part 6 rule 2: 10 consecutive failed deliveries suspend the registration; a success resets the run. */
+/** spec part 6, operator events rule 2: 10 consecutive failed deliveries suspend the registration; a success resets the run. */
 function countOutcome(domain: WebhookDomain, webhookId: string, ok: boolean): void {
   const registration = domain.registrations.get(webhookId);
   if (!registration) return;

@@ -127,7 +127,7 @@ export class VoiceQuality {
             'x-service-delivery': delivery.deliveryId,
             ...signedHeaders(raw, webhook.signingSecret, Math.floor(domain.scheduler.now() / 1000)),
           },
-          // spec part 6 rule 3: a 2xx within 10 s (real time; see SandboxOptions.deliveryTimeoutMs)
+          // spec part 6, voice.test.completed rule 3: a 2xx within 10 s (real time; see SandboxOptions.deliveryTimeoutMs)
           timeoutMs: domain.ctx.options.deliveryTimeoutMs,
           signal: domain.inFlight.signal,
         });
