@@ -1,63 +1,21 @@
 /** `partner-sandbox --port 4010 --seed 42`: serves the sandbox until Ctrl-C. */
-import { parseArgs } from 'node:util';
+import { isLoopbackHost } from './bind.js';
+import { HELP, parseCommand, UsageError } from './cli-args.js';
 import { reachableUrls } from './cli-urls.js';
 import { startSandbox } from './server.js';
 
-const HELP = `Usage: partner-sandbox [options]
-
-  --port <n>                 port on 127.0.0.1 (default 4010; 0 picks a free one)
-  --host <addr>              address to listen on (default 127.0.0.1)
-  --seed <n>                 data seed; same seed, same data (default 42)
-  --sims <n>                 number of SIMs (default 300)
-  --token-ttl <seconds>      access token lifetime (default 3600)
-  --rate-limit-window <ms>   rate-limit window (default 60000)
-  --no-rate-limit            turn rate limiting off
-  --transaction-delay <ms>   time per async transaction step (default 300)
-  --time-scale <x>           sandbox ms per real ms (default 1)
-  --delivery-timeout <ms>    real time a webhook receiver gets to answer (default 10000)
-  -h, --help                 show this help`;
-
-function int(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value)) throw new Error(`--${name} must be a number`);
-  return value;
-}
+/** Exit status of a command line the sandbox cannot start from, as usual for usage errors. */
+const USAGE_EXIT = 2;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      seed: { type: 'string' },
-      sims: { type: 'string' },
-      'token-ttl': { type: 'string' },
-      'rate-limit-window': { type: 'string' },
-      'no-rate-limit': { type: 'boolean' },
-      'transaction-delay': { type: 'string' },
-      'time-scale': { type: 'string' },
-      'delivery-timeout': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
+  const command = parseCommand(process.argv.slice(2));
+  if (command.help) {
     console.log(HELP);
     return;
   }
-  const sandbox = await startSandbox({
-    port: int('port', values.port, 4010),
-    host: values.host ?? '127.0.0.1',
-    seed: int('seed', values.seed, 42),
-    simCount: int('sims', values.sims, 300),
-    tokenTtlSeconds: int('token-ttl', values['token-ttl'], 3600),
-    rateLimitWindowMs: int('rate-limit-window', values['rate-limit-window'], 60_000),
-    rateLimit: !values['no-rate-limit'],
-    transactionDelayMs: int('transaction-delay', values['transaction-delay'], 300),
-    timeScale: int('time-scale', values['time-scale'], 1),
-    deliveryTimeoutMs: int('delivery-timeout', values['delivery-timeout'], 10_000),
-  });
-  const host = values.host ?? '127.0.0.1';
+  const { options } = command;
+  const sandbox = await startSandbox(options);
+  const host = options.host ?? '127.0.0.1';
   const urls = await reachableUrls(host, sandbox.port, sandbox.url);
   const url = urls[0];
   if (url === undefined) {
@@ -66,6 +24,11 @@ async function main(): Promise<void> {
   }
   console.log(`Partner API sandbox listening on ${url}`);
   for (const other of urls.slice(1)) console.log(`  also on ${other}`);
+  if (!isLoopbackHost(host)) {
+    // startSandbox's SandboxExposedWarning names every URL; the banner says it too, for a
+    // terminal that runs with NODE_NO_WARNINGS.
+    console.log(`  WARNING: --expose: listening on ${host}, beyond this machine's loopback; the control API has no authentication`);
+  }
   console.log('');
   console.log('Admin-tier credentials:');
   console.log(`  key:    ${sandbox.key}`);
@@ -91,7 +54,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
+// One line on stderr, never a stack trace: a usage error exits 2, anything else (a port in use) 1.
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
+  const usage = error instanceof UsageError;
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
+  console.error(`partner-sandbox: ${message}${usage ? ' (see partner-sandbox --help)' : ''}`);
+  process.exit(usage ? USAGE_EXIT : 1);
 });

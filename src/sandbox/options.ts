@@ -1,6 +1,10 @@
 /** Options of createSandbox / startSandbox, and their resolved form. */
-import { LATEST_CLOCK_MS, MAX_TIME_SCALE } from './clock.js';
+import { bindRefusal, hostProblem, listenHost } from './bind.js';
 import { normalizeHostName } from './host-names.js';
+import type { NumberRule, OptionProblem } from './option-grammar.js';
+import { booleanProblem, describe, isRecord, NUMBER_RULES, numberProblem, optionError, unknownKeysError } from './option-grammar.js';
+
+export { MAX_HANG_MS } from './option-grammar.js';
 
 /**
  * Seeded fault injection on partner-API routes (never on /_sandbox/). Every rate is a share of
@@ -52,8 +56,6 @@ export interface ResolvedFaults {
 }
 
 const DEFAULT_HANG_MS = 30_000;
-/** Same ceiling as a forced rule's `delayMs`. */
-export const MAX_HANG_MS = 600_000;
 
 /** The key pairs a sandbox accepts; derived from the seed unless fixed in {@link SandboxOptions.credentials}. */
 export interface SandboxCredentials {
@@ -139,15 +141,34 @@ export interface SandboxOptions {
 
 /** Options of {@link startSandbox}: the sandbox's, and where to listen. */
 export interface StartSandboxOptions extends SandboxOptions {
-  /** The port; 0 (default) picks a free port. */
+  /** The port, an integer from 0 to 65535; 0 (default) picks a free port. */
   port?: number;
-  /** The address; default 127.0.0.1. */
+  /**
+   * The address: an IP address or a host name. Default 127.0.0.1. Anything but loopback
+   * (`localhost`, 127.0.0.0/8, `::1`) is refused unless `exposeOnNetwork` is true.
+   */
   host?: string;
+  /**
+   * true lets the sandbox listen on a `host` that is not loopback (`0.0.0.0`, `::`, a LAN address,
+   * a host name), for a sandbox in a container or on another machine. Its control API and
+   * inspector have no authentication, so starting it this way emits a `SandboxExposedWarning`
+   * process warning naming every URL it answers on. Default false.
+   */
+  exposeOnNetwork?: boolean;
   /**
    * Host names, besides loopback and `host`, that requests may name in their `Host` header
    * (`'dev.example.test'`, or `'.example.test'` for every name under it). Default none.
    */
   allowedHosts?: readonly string[];
+}
+
+/** Where {@link startSandbox} listens, after validation. */
+export interface ListenOptions {
+  port: number;
+  /** As `listen()` takes it: an IPv6 address without brackets. */
+  host: string;
+  exposeOnNetwork: boolean;
+  allowedHosts: string[];
 }
 
 export interface ResolvedSandboxOptions {
@@ -165,115 +186,6 @@ export interface ResolvedSandboxOptions {
   faults: ResolvedFaults | null;
 }
 
-function positive(name: string, value: number | undefined, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    const lower = min === Number.MIN_VALUE ? '> 0' : `>= ${min}`;
-    throw new RangeError(`${name} must be a number ${lower} and <= ${max}`);
-  }
-  return value;
-}
-
-function rate(name: string, value: number | undefined): number {
-  if (value === undefined) return 0;
-  if (!(value >= 0 && value <= 1)) throw new RangeError(`faults.${name} must be between 0 and 1`);
-  return value;
-}
-
-function integerIn(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer between ${min} and ${max}`);
-  return value;
-}
-
-function resolveLimits(limits: Partial<SandboxLimits> = {}): SandboxLimits {
-  const known = new Set(Object.keys(DEFAULT_LIMITS));
-  const unknown = Object.keys(limits).filter((k) => !known.has(k));
-  if (unknown.length > 0) throw new TypeError(`unknown limits ${unknown.join(', ')} (allowed: ${[...known].join(', ')})`);
-  return {
-    maxBodyBytes: integerIn('limits.maxBodyBytes', limits.maxBodyBytes, DEFAULT_LIMITS.maxBodyBytes, 1, 2 ** 30),
-    maxJsonDepth: integerIn('limits.maxJsonDepth', limits.maxJsonDepth, DEFAULT_LIMITS.maxJsonDepth, 1, 10_000),
-    idempotencyKeyTtlMs: integerIn(
-      'limits.idempotencyKeyTtlMs',
-      limits.idempotencyKeyTtlMs,
-      DEFAULT_LIMITS.idempotencyKeyTtlMs,
-      1,
-      10 * 365 * 86_400_000,
-    ),
-    maxIdempotencyKeys: integerIn('limits.maxIdempotencyKeys', limits.maxIdempotencyKeys, DEFAULT_LIMITS.maxIdempotencyKeys, 1, 10_000_000),
-  };
-}
-
-function resolveAccount(account: Partial<SandboxAccount> = {}): SandboxAccount {
-  const known = new Set(Object.keys(DEFAULT_ACCOUNT));
-  const unknown = Object.keys(account).filter((k) => !known.has(k));
-  if (unknown.length > 0) throw new TypeError(`unknown account members ${unknown.join(', ')} (allowed: ${[...known].join(', ')})`);
-  for (const name of known) {
-    const value = account[name as keyof SandboxAccount];
-    if (value !== undefined && typeof value !== 'boolean') throw new TypeError(`account.${name} must be a boolean`);
-  }
-  return { ...DEFAULT_ACCOUNT, ...account };
-}
-
-export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
-  const seed = options.seed ?? 42;
-  if (!Number.isInteger(seed)) throw new RangeError('seed must be an integer');
-  const start = options.now === undefined ? Date.now() : new Date(options.now).getTime();
-  if (Number.isNaN(start) || start < 0 || start > LATEST_CLOCK_MS) {
-    throw new RangeError('now must be a valid date between 1970 and 9999');
-  }
-  const faults = options.faults ? resolveFaults(options.faults, seed) : null;
-  return {
-    seed,
-    simCount: positive('simCount', options.simCount, 300, 20, 100_000),
-    tokenTtlSeconds: positive('tokenTtlSeconds', options.tokenTtlSeconds, 3600, 1, 1e11),
-    rateLimitWindowMs: positive('rateLimitWindowMs', options.rateLimitWindowMs, 60_000, 1, 1e11),
-    rateLimit: options.rateLimit ?? true,
-    transactionDelayMs: positive('transactionDelayMs', options.transactionDelayMs, 300, 0, 1e11),
-    timeScale: positive('timeScale', options.timeScale, 1, Number.MIN_VALUE, MAX_TIME_SCALE),
-    deliveryTimeoutMs: positive('deliveryTimeoutMs', options.deliveryTimeoutMs, 10_000, 1, 2_147_483_647),
-    startMs: start,
-    limits: resolveLimits(options.limits),
-    account: resolveAccount(options.account),
-    faults,
-  };
-}
-
-function resolveFaults(input: SandboxFaults, sandboxSeed: number): ResolvedFaults {
-  const latency = input.latencyMs ?? 0;
-  const [lo, hi] = typeof latency === 'number' ? [latency, latency] : latency;
-  if (!(lo >= 0 && hi >= lo)) throw new RangeError('faults.latencyMs must be >= 0 (or a [min, max] range)');
-  const shared = {
-    resetAfterRate: rate('resetAfterRate', input.resetAfterRate),
-    unavailableRate: rate('unavailableRate', input.unavailableRate),
-    gatewayRate: rate('gatewayRate', input.gatewayRate),
-    throttleRate: rate('throttleRate', input.throttleRate),
-    hangRate: rate('hangRate', input.hangRate),
-  };
-  // These shapes share one die (force.ts), so together they cannot exceed every request.
-  const sum = Object.values(shared).reduce((a, b) => a + b, 0);
-  if (sum > 1 + 1e-9) throw new RangeError('faults: resetAfterRate + unavailableRate + gatewayRate + throttleRate + hangRate must be at most 1');
-  const retryAfter = input.throttleRetryAfterSeconds ?? 1;
-  if (!Number.isInteger(retryAfter) || retryAfter < 0 || retryAfter > 86_400) {
-    throw new RangeError('faults.throttleRetryAfterSeconds must be an integer between 0 and 86400');
-  }
-  const hangMs = input.hangMs ?? DEFAULT_HANG_MS;
-  if (!Number.isInteger(hangMs) || hangMs < 0 || hangMs > MAX_HANG_MS) {
-    throw new RangeError(`faults.hangMs must be an integer between 0 and ${MAX_HANG_MS}`);
-  }
-  const seed = input.seed ?? sandboxSeed;
-  if (!Number.isInteger(seed)) throw new RangeError('faults.seed must be an integer');
-  return {
-    errorRate: rate('errorRate', input.errorRate),
-    resetRate: rate('resetRate', input.resetRate),
-    ...shared,
-    throttleRetryAfterSeconds: retryAfter,
-    hangMs,
-    latencyMs: [lo, hi],
-    seed,
-  };
-}
-
 /** `allowedHosts` checked: each a host name (no scheme, port or path), normalized; a leading dot kept. */
 export function resolveAllowedHosts(value: unknown): string[] {
   if (value === undefined) return [];
@@ -289,4 +201,210 @@ export function resolveAllowedHosts(value: unknown): string[] {
     }
     return suffix ? `.${name}` : name;
   });
+}
+const SANDBOX_OPTION_NAMES = [
+  'seed',
+  'simCount',
+  'tokenTtlSeconds',
+  'rateLimitWindowMs',
+  'rateLimit',
+  'transactionDelayMs',
+  'timeScale',
+  'deliveryTimeoutMs',
+  'now',
+  'faults',
+  'credentials',
+  'limits',
+  'account',
+] as const satisfies ReadonlyArray<keyof SandboxOptions>;
+const LISTEN_OPTION_NAMES = ['port', 'host', 'exposeOnNetwork', 'allowedHosts'] as const satisfies ReadonlyArray<
+  Exclude<keyof StartSandboxOptions, keyof SandboxOptions>
+>;
+
+/** Refuses an object with any member not in `allowed`; `where` prefixes nested names (`limits.`). */
+function closedRecord(value: unknown, path: string, allowed: readonly string[]): Record<string, unknown> {
+  if (!isRecord(value)) throw new TypeError(`invalid sandbox option${path ? ` ${path}` : 's'}: must be an object (got ${describe(value)})`);
+  const unknown = unknownKeysError(value, allowed, path ? `${path}.` : '');
+  if (unknown) throw unknown;
+  return value;
+}
+
+function check(path: string, value: unknown, problem: (value: unknown) => OptionProblem | undefined): void {
+  const found = problem(value);
+  if (found) throw optionError(path, found, describe(value));
+}
+
+/** A number option: its default when undefined, else the value within its rule. */
+function numberOption(path: string, value: unknown, rule: NumberRule, fallback: number): number {
+  if (value === undefined) return fallback;
+  check(path, value, (v) => numberProblem(v, rule));
+  return value as number;
+}
+
+function booleanOption(path: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  check(path, value, booleanProblem);
+  return value as boolean;
+}
+
+/** ISO 8601 as `toISOString()` writes it, or a date alone; a time needs its zone, or it would be read as the machine's local time. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+const NOW_EXPECTED = 'a Date, an ISO 8601 string (2025-06-01 or 2025-06-01T09:30:00Z) or epoch milliseconds, between 1970 and 9999';
+
+function resolveNow(value: unknown): number {
+  if (value === undefined) return Date.now();
+  let ms: number;
+  if (value instanceof Date) ms = value.getTime();
+  else if (typeof value === 'string') ms = ISO_DATE.test(value) ? Date.parse(value) : Number.NaN;
+  else if (typeof value === 'number') ms = value;
+  else throw optionError('now', { kind: 'type', expected: NOW_EXPECTED }, describe(value));
+  if (numberProblem(ms, NUMBER_RULES.now)) throw optionError('now', { kind: 'range', expected: NOW_EXPECTED }, describe(value));
+  return ms;
+}
+
+function resolveLimits(value: unknown): SandboxLimits {
+  if (value === undefined) return { ...DEFAULT_LIMITS };
+  const limits = closedRecord(value, 'limits', Object.keys(DEFAULT_LIMITS));
+  return {
+    maxBodyBytes: numberOption('limits.maxBodyBytes', limits['maxBodyBytes'], NUMBER_RULES['limits.maxBodyBytes'], DEFAULT_LIMITS.maxBodyBytes),
+    maxJsonDepth: numberOption('limits.maxJsonDepth', limits['maxJsonDepth'], NUMBER_RULES['limits.maxJsonDepth'], DEFAULT_LIMITS.maxJsonDepth),
+    idempotencyKeyTtlMs: numberOption(
+      'limits.idempotencyKeyTtlMs',
+      limits['idempotencyKeyTtlMs'],
+      NUMBER_RULES['limits.idempotencyKeyTtlMs'],
+      DEFAULT_LIMITS.idempotencyKeyTtlMs,
+    ),
+    maxIdempotencyKeys: numberOption(
+      'limits.maxIdempotencyKeys',
+      limits['maxIdempotencyKeys'],
+      NUMBER_RULES['limits.maxIdempotencyKeys'],
+      DEFAULT_LIMITS.maxIdempotencyKeys,
+    ),
+  };
+}
+
+function resolveAccount(value: unknown): SandboxAccount {
+  if (value === undefined) return { ...DEFAULT_ACCOUNT };
+  const account = closedRecord(value, 'account', Object.keys(DEFAULT_ACCOUNT));
+  return {
+    apiAccess: booleanOption('account.apiAccess', account['apiAccess'], DEFAULT_ACCOUNT.apiAccess),
+    customerMissing: booleanOption('account.customerMissing', account['customerMissing'], DEFAULT_ACCOUNT.customerMissing),
+  };
+}
+
+const CREDENTIAL_NAMES = ['key', 'secret', 'standardKey', 'standardSecret'] as const satisfies ReadonlyArray<keyof SandboxCredentials>;
+/** Visible ASCII: a credential goes into JSON bodies and the command's banner as it is. */
+const CREDENTIAL = /^[\x21-\x7e]{1,256}$/;
+
+/**
+ * Checks fixed credentials (createSandbox reads them once they pass); a value is never quoted in
+ * an error, as it may be a real secret pasted by mistake.
+ */
+function checkCredentials(value: unknown): void {
+  if (value === undefined) return;
+  const credentials = closedRecord(value, 'credentials', CREDENTIAL_NAMES);
+  for (const name of CREDENTIAL_NAMES) {
+    const item = credentials[name];
+    if (item === undefined) continue;
+    if (typeof item !== 'string') {
+      throw new TypeError(
+        `invalid sandbox option credentials.${name}: must be a string (got a value of type ${item === null ? 'null' : typeof item})`,
+      );
+    }
+    if (!CREDENTIAL.test(item)) {
+      throw new RangeError(
+        `invalid sandbox option credentials.${name}: must be 1 to 256 visible ASCII characters, without spaces or control characters`,
+      );
+    }
+  }
+  // The key decides the tier of a token exchange (spec part 5 rule 6): one key cannot be both.
+  if (credentials['key'] !== undefined && credentials['key'] === credentials['standardKey']) {
+    throw new RangeError('invalid sandbox option credentials.standardKey: must differ from credentials.key (the key decides the tier)');
+  }
+}
+
+/** The options of createSandbox (those of startSandbox's listening are refused here: createSandbox opens no socket). */
+export function resolveOptions(input: unknown = {}): ResolvedSandboxOptions {
+  const options = closedRecord(input, '', SANDBOX_OPTION_NAMES);
+  const seed = numberOption('seed', options['seed'], NUMBER_RULES.seed, 42);
+  checkCredentials(options['credentials']);
+  return {
+    seed,
+    simCount: numberOption('simCount', options['simCount'], NUMBER_RULES.simCount, 300),
+    tokenTtlSeconds: numberOption('tokenTtlSeconds', options['tokenTtlSeconds'], NUMBER_RULES.tokenTtlSeconds, 3600),
+    rateLimitWindowMs: numberOption('rateLimitWindowMs', options['rateLimitWindowMs'], NUMBER_RULES.rateLimitWindowMs, 60_000),
+    rateLimit: booleanOption('rateLimit', options['rateLimit'], true),
+    transactionDelayMs: numberOption('transactionDelayMs', options['transactionDelayMs'], NUMBER_RULES.transactionDelayMs, 300),
+    timeScale: numberOption('timeScale', options['timeScale'], NUMBER_RULES.timeScale, 1),
+    deliveryTimeoutMs: numberOption('deliveryTimeoutMs', options['deliveryTimeoutMs'], NUMBER_RULES.deliveryTimeoutMs, 10_000),
+    startMs: resolveNow(options['now']),
+    limits: resolveLimits(options['limits']),
+    account: resolveAccount(options['account']),
+    faults: options['faults'] === undefined ? null : resolveFaults(options['faults'], seed),
+  };
+}
+
+/**
+ * Splits startSandbox's options into where to listen (checked here, the bind rule included, so a
+ * refused host never reaches `listen()`) and the sandbox's own options, checked by createSandbox.
+ */
+export function resolveListenOptions(input: unknown = {}): { listen: ListenOptions; sandbox: Record<string, unknown> } {
+  const options = closedRecord(input, '', [...SANDBOX_OPTION_NAMES, ...LISTEN_OPTION_NAMES]);
+  const { port, host, exposeOnNetwork, allowedHosts, ...sandbox } = options;
+  const resolvedPort = numberOption('port', port, NUMBER_RULES.port, 0);
+  if (host !== undefined) check('host', host, hostProblem);
+  const listen = {
+    port: resolvedPort,
+    host: listenHost((host as string | undefined) ?? '127.0.0.1'),
+    exposeOnNetwork: booleanOption('exposeOnNetwork', exposeOnNetwork, false),
+    allowedHosts: resolveAllowedHosts(allowedHosts),
+  };
+  const refusal = bindRefusal(listen.host, listen.exposeOnNetwork);
+  if (refusal) throw new RangeError(`invalid sandbox option host: ${refusal}; pass exposeOnNetwork: true to listen there anyway`);
+  return { listen, sandbox };
+}
+
+const RATE_NAMES = ['errorRate', 'resetRate', 'resetAfterRate', 'unavailableRate', 'gatewayRate', 'throttleRate', 'hangRate'] as const;
+const FAULT_NAMES = [...RATE_NAMES, 'latencyMs', 'throttleRetryAfterSeconds', 'hangMs', 'seed'] as const satisfies ReadonlyArray<keyof SandboxFaults>;
+
+function resolveLatency(value: unknown): [number, number] {
+  if (value === undefined) return [0, 0];
+  const rule = NUMBER_RULES['faults.latencyMs'];
+  if (!Array.isArray(value)) {
+    const ms = numberOption('faults.latencyMs', value, rule, 0);
+    return [ms, ms];
+  }
+  if (value.length !== 2) {
+    throw new TypeError(`invalid sandbox option faults.latencyMs: must be a number of ms or a [min, max] pair (got an array of ${value.length})`);
+  }
+  const lo = numberOption('faults.latencyMs[0]', value[0], rule, 0);
+  const hi = numberOption('faults.latencyMs[1]', value[1], rule, 0);
+  if (hi < lo) throw new RangeError(`invalid sandbox option faults.latencyMs: max must be at least min (got [${lo}, ${hi}])`);
+  return [lo, hi];
+}
+
+function resolveFaults(value: unknown, sandboxSeed: number): ResolvedFaults {
+  const input = closedRecord(value, 'faults', FAULT_NAMES);
+  const rates = Object.fromEntries(
+    RATE_NAMES.map((name) => [name, numberOption(`faults.${name}`, input[name], NUMBER_RULES['faults.rate'], 0)]),
+  ) as Record<(typeof RATE_NAMES)[number], number>;
+  // These shapes share one die (force.ts), so together they cannot exceed every request.
+  const shared = rates.resetAfterRate + rates.unavailableRate + rates.gatewayRate + rates.throttleRate + rates.hangRate;
+  if (shared > 1 + 1e-9) {
+    throw new RangeError(
+      `invalid sandbox option faults: resetAfterRate + unavailableRate + gatewayRate + throttleRate + hangRate must be at most 1 (got ${shared})`,
+    );
+  }
+  return {
+    ...rates,
+    throttleRetryAfterSeconds: numberOption(
+      'faults.throttleRetryAfterSeconds',
+      input['throttleRetryAfterSeconds'],
+      NUMBER_RULES['faults.throttleRetryAfterSeconds'],
+      1,
+    ),
+    hangMs: numberOption('faults.hangMs', input['hangMs'], NUMBER_RULES['faults.hangMs'], DEFAULT_HANG_MS),
+    latencyMs: resolveLatency(input['latencyMs']),
+    seed: numberOption('faults.seed', input['seed'], NUMBER_RULES['faults.seed'], sandboxSeed),
+  };
 }

@@ -2,11 +2,12 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listen } from '../shared/listen.js';
+import { exposureWarning, isLoopbackHost } from './bind.js';
 import type { Sandbox } from './handler.js';
 import { buildSandbox } from './handler.js';
 import { hostPolicy } from './middleware/site-guard.js';
 import type { StartSandboxOptions } from './options.js';
-import { resolveAllowedHosts } from './options.js';
+import { resolveListenOptions } from './options.js';
 import { pathOfTarget } from './paths.js';
 
 /** A sandbox listening over HTTP, from {@link startSandbox}: where it is, its credentials, and its control methods. */
@@ -190,8 +191,10 @@ async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res
  * ```
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<SandboxHandle> {
-  const host = options.host ?? '127.0.0.1';
-  const sandbox = buildSandbox(options, hostPolicy(host, resolveAllowedHosts(options.allowedHosts)));
+  // Every option is checked, and a host off loopback refused, before anything is created or listens.
+  const { listen: where, sandbox: sandboxOptions } = resolveListenOptions(options);
+  const host = where.host;
+  const sandbox = buildSandbox(sandboxOptions, hostPolicy(host, where.allowedHosts));
   let origin = `http://${host}`;
   const server = createServer((req, res) => {
     serve(sandbox, origin, req, res).catch(() => {
@@ -203,8 +206,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       }
     });
   });
-  const { port, urlHost } = await listen(server, options.port ?? 0, host);
+  const { port, urlHost, address } = await listen(server, where.port, host).catch(async (error: unknown) => {
+    // A port in use or an address not of this machine: nothing of the sandbox may outlive the failure.
+    await sandbox.close();
+    throw error;
+  });
   origin = `http://${urlHost}:${port}`;
+  if (!isLoopbackHost(host)) {
+    process.emitWarning(exposureWarning(host, address, port), { type: 'SandboxExposedWarning', code: 'PARTNER_SANDBOX_EXPOSED' });
+  }
 
   let closing: Promise<void> | undefined;
   const handle: SandboxHandle = Object.assign(Object.create(null) as object, sandbox, {

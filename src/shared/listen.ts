@@ -5,10 +5,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** Where a server listens: its port, and its host as a URL writes it (an IPv6 address in brackets). */
+/**
+ * Where a server listens: its port, its host as a URL writes it (an IPv6 address in brackets), and
+ * the address the system bound (a host name resolved, `0.0.0.0` or `::` for a wildcard).
+ */
 export interface Listening {
   port: number;
   urlHost: string;
+  address: string;
 }
 
 /**
@@ -28,5 +32,5 @@ export async function listen(server: Server, port: number, host: string): Promis
     });
   });
   const address = server.address() as AddressInfo;
-  return { port: address.port, urlHost: host.includes(':') ? `[${host}]` : host };
+  return { port: address.port, urlHost: host.includes(':') ? `[${host}]` : host, address: address.address };
 }

@@ -79,7 +79,7 @@ describe('POST /_sandbox/time is checked, and the clock cannot be bricked', () =
     expect(() => createSandbox({ now: 1e16 })).toThrow(/now/);
     expect(() => createSandbox({ simCount: 1e9 })).toThrow(/simCount/);
     expect(() => createSandbox({ limits: { maxBodyBytes: -1 } })).toThrow(/limits.maxBodyBytes/);
-    expect(() => createSandbox({ limits: { maxBodyByte: 1 } as never })).toThrow(/unknown limits maxBodyByte/);
+    expect(() => createSandbox({ limits: { maxBodyByte: 1 } as never })).toThrow(/unknown sandbox option limits.maxBodyByte/);
   });
 });
 

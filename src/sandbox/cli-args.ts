@@ -1,0 +1,138 @@
+/**
+ * The command line of `partner-sandbox`, parsed into startSandbox's options with the options' own
+ * grammar (option-grammar.ts), so a flag accepts exactly what its option accepts. A bad command
+ * line is a {@link UsageError} naming the flag; nothing has started by then.
+ */
+import { bindRefusal, hostProblem, listenHost } from './bind.js';
+import type { NumberRule, OptionProblem } from './option-grammar.js';
+import { NUMBER_RULES, numberProblem } from './option-grammar.js';
+import type { StartSandboxOptions } from './options.js';
+
+/** A command line the sandbox cannot start from; the command prints it on one line and exits 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const DEFAULT_PORT = 4010;
+
+export const HELP = `Usage: partner-sandbox [options]
+
+  --port <n>                 port, 0..65535 (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host <addr>              address to listen on (default 127.0.0.1); anything but
+                             loopback (localhost, 127.0.0.0/8, ::1) needs --expose
+  --expose                   allow a --host off loopback (0.0.0.0, ::, a LAN address):
+                             the control API has no authentication
+  --seed <n>                 data seed, an integer; same seed, same data (default 42)
+  --sims <n>                 number of SIMs, 20..100000 (default 300)
+  --token-ttl <seconds>      access token lifetime, 1..1e11 (default 3600)
+  --rate-limit-window <ms>   rate-limit window, 1..1e11 (default 60000)
+  --no-rate-limit            turn rate limiting off
+  --transaction-delay <ms>   time per async transaction step, 0..1e11 (default 300)
+  --time-scale <x>           sandbox ms per real ms, > 0 and <= 1000000 (default 1)
+  --delivery-timeout <ms>    real time a webhook receiver gets to answer,
+                             1..2147483647 (default 10000)
+  -h, --help                 show this help
+
+Flags take their value as --port 4010 or --port=4010; a negative one as --seed=-1.`;
+
+type NumberOptionName =
+  'port' | 'seed' | 'simCount' | 'tokenTtlSeconds' | 'rateLimitWindowMs' | 'transactionDelayMs' | 'timeScale' | 'deliveryTimeoutMs';
+
+type Flag = { kind: 'number'; option: NumberOptionName } | { kind: 'host' } | { kind: 'switch'; set: (options: StartSandboxOptions) => void };
+
+const FLAGS: Readonly<Record<string, Flag>> = {
+  port: { kind: 'number', option: 'port' },
+  host: { kind: 'host' },
+  expose: { kind: 'switch', set: (options) => (options.exposeOnNetwork = true) },
+  seed: { kind: 'number', option: 'seed' },
+  sims: { kind: 'number', option: 'simCount' },
+  'token-ttl': { kind: 'number', option: 'tokenTtlSeconds' },
+  'rate-limit-window': { kind: 'number', option: 'rateLimitWindowMs' },
+  'no-rate-limit': { kind: 'switch', set: (options) => (options.rateLimit = false) },
+  'transaction-delay': { kind: 'number', option: 'transactionDelayMs' },
+  'time-scale': { kind: 'number', option: 'timeScale' },
+  'delivery-timeout': { kind: 'number', option: 'deliveryTimeoutMs' },
+};
+
+/** Decimal digits, with a sign; no blanks, hex, exponent or fraction (Number() would take '', ' ', '0x10', '1e3'). */
+const INTEGER = /^[+-]?\d+$/;
+/** A decimal number: digits with an optional fraction. */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** A flag's value as the user typed it, quoted and cut short (a flag carries no secret). */
+function quoted(raw: string): string {
+  return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+}
+
+function problemMessage(flag: string, problem: OptionProblem, raw: string): string {
+  return `--${flag} must be ${problem.expected} (got ${quoted(raw)})`;
+}
+
+function parseNumber(flag: string, raw: string, rule: NumberRule): number {
+  const value = (rule.integer ? INTEGER : DECIMAL).test(raw) ? Number(raw) : Number.NaN;
+  const problem = numberProblem(value, rule);
+  if (problem) throw new UsageError(problemMessage(flag, problem, raw));
+  return value;
+}
+
+/** What the command was asked to do: print its help, or start with these options. */
+export type Command = { help: true } | { help: false; options: StartSandboxOptions };
+
+/**
+ * Parses `argv` (the arguments after the command's name). Every flag at most once; a value as the
+ * next argument or after `=`; a value starting with `-` only after `=` (so `--port --seed 5` is a
+ * missing value, not a port of "--seed").
+ */
+export function parseCommand(argv: readonly string[]): Command {
+  const options: StartSandboxOptions = { port: DEFAULT_PORT };
+  const seen = new Set<string>();
+  let help = false;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] as string;
+    if (arg === '-h' || arg === '--help') {
+      help = true;
+      continue;
+    }
+    if (arg === '--') {
+      const extra = argv[i + 1];
+      if (extra !== undefined) throw new UsageError(`unexpected argument ${quoted(extra)} (the command takes flags only)`);
+      break;
+    }
+    if (!arg.startsWith('--') || arg.length === 2) {
+      throw new UsageError(arg.startsWith('-') ? `unknown flag ${quoted(arg)}` : `unexpected argument ${quoted(arg)} (the command takes flags only)`);
+    }
+    const equals = arg.indexOf('=');
+    const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
+    const flag = Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
+    if (flag === undefined) throw new UsageError(`unknown flag --${name}`);
+    if (seen.has(name)) throw new UsageError(`--${name} is given more than once`);
+    seen.add(name);
+    if (flag.kind === 'switch') {
+      if (equals !== -1) throw new UsageError(`--${name} takes no value (got ${quoted(arg.slice(equals + 1))})`);
+      flag.set(options);
+      continue;
+    }
+    let raw: string;
+    if (equals !== -1) raw = arg.slice(equals + 1);
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('-')) {
+        const hint = next !== undefined && !next.startsWith('--') && next !== '-h' ? ` (write a value starting with '-' as --${name}=${next})` : '';
+        throw new UsageError(`--${name} needs a value${hint}`);
+      }
+      raw = next;
+      i += 1;
+    }
+    if (flag.kind === 'host') {
+      const problem = hostProblem(raw);
+      if (problem) throw new UsageError(problemMessage(name, problem, raw));
+      options.host = listenHost(raw);
+    } else {
+      options[flag.option] = parseNumber(name, raw, NUMBER_RULES[flag.option]);
+    }
+  }
+  if (help) return { help: true };
+  const refusal = bindRefusal(options.host ?? '127.0.0.1', options.exposeOnNetwork === true);
+  if (refusal) throw new UsageError(`--host ${refusal}; add --expose to listen there anyway`);
+  return { help: false, options };
+}

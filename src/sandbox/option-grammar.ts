@@ -1,0 +1,99 @@
+/**
+ * One written grammar per sandbox option value, shared by `startSandbox()` / `createSandbox()` and
+ * the `partner-sandbox` command, so a flag and its option accept exactly the same values and say
+ * the same thing about a bad one. Each check returns what is wrong with a value, or undefined.
+ */
+import { LATEST_CLOCK_MS, MAX_TIME_SCALE } from './clock.js';
+
+/**
+ * What is wrong with one value: `type` for the wrong kind of value (a TypeError), `range` for the
+ * right kind out of range (a RangeError). `expected` completes "<option> must be …".
+ */
+export interface OptionProblem {
+  kind: 'type' | 'range';
+  expected: string;
+}
+
+/** A number option: an integer or any finite number, within [min, max] (or above min when `minExclusive`). */
+export interface NumberRule {
+  integer: boolean;
+  min: number;
+  max: number;
+  minExclusive?: boolean;
+}
+
+const integer = (min: number, max: number): NumberRule => ({ integer: true, min, max });
+
+/** The ceiling of a Node timer: a longer delay would fire at once (with a TimeoutOverflowWarning). */
+const MAX_TIMER_MS = 2_147_483_647;
+/** Same ceiling as a forced rule's `delayMs`. */
+export const MAX_HANG_MS = 600_000;
+
+/** The number options of the sandbox and their ranges, by option path. */
+export const NUMBER_RULES = {
+  port: integer(0, 65_535),
+  seed: integer(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  simCount: integer(20, 100_000),
+  tokenTtlSeconds: integer(1, 1e11),
+  rateLimitWindowMs: integer(1, 1e11),
+  transactionDelayMs: integer(0, 1e11),
+  timeScale: { integer: false, min: 0, max: MAX_TIME_SCALE, minExclusive: true },
+  deliveryTimeoutMs: integer(1, MAX_TIMER_MS),
+  now: integer(0, LATEST_CLOCK_MS),
+  'limits.maxBodyBytes': integer(1, 2 ** 30),
+  'limits.maxJsonDepth': integer(1, 10_000),
+  'limits.idempotencyKeyTtlMs': integer(1, 10 * 365 * 86_400_000),
+  'limits.maxIdempotencyKeys': integer(1, 10_000_000),
+  'faults.rate': { integer: false, min: 0, max: 1 },
+  'faults.latencyMs': integer(0, MAX_HANG_MS),
+  'faults.throttleRetryAfterSeconds': integer(0, 86_400),
+  'faults.hangMs': integer(0, MAX_HANG_MS),
+  'faults.seed': integer(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+} as const satisfies Record<string, NumberRule>;
+
+function expectedNumber(rule: NumberRule): string {
+  if (rule.minExclusive) return `a number greater than ${rule.min} and at most ${rule.max}`;
+  return `${rule.integer ? 'an integer' : 'a number'} from ${rule.min} to ${rule.max}`;
+}
+
+export function numberProblem(value: unknown, rule: NumberRule): OptionProblem | undefined {
+  const expected = expectedNumber(rule);
+  // NaN and ±Infinity are numbers to typeof; they are never a meaningful setting.
+  if (typeof value !== 'number' || !Number.isFinite(value)) return { kind: 'type', expected };
+  const below = rule.minExclusive ? value <= rule.min : value < rule.min;
+  if ((rule.integer && !Number.isInteger(value)) || below || value > rule.max) return { kind: 'range', expected };
+  return undefined;
+}
+
+export function booleanProblem(value: unknown): OptionProblem | undefined {
+  return typeof value === 'boolean' ? undefined : { kind: 'type', expected: 'true or false' };
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A value as an error message may show it (never used for credentials). */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'bigint') return `the bigint ${value}n`;
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : `the Date ${value.toISOString()}`;
+  return `a value of type ${typeof value}`;
+}
+
+/** The error for a bad option value: `invalid sandbox option <path>: must be <expected> (got <value>)`. */
+export function optionError(path: string, problem: OptionProblem, got: string): TypeError | RangeError {
+  const message = `invalid sandbox option ${path}: must be ${problem.expected} (got ${got})`;
+  return problem.kind === 'range' ? new RangeError(message) : new TypeError(message);
+}
+
+/** Refuses members of `value` not in `allowed`, naming them and the allowed ones (as the client refuses unknown options). */
+export function unknownKeysError(value: Record<string, unknown>, allowed: readonly string[], where: string): TypeError | undefined {
+  const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
+  if (unknown.length === 0) return undefined;
+  const names = unknown.map((key) => `${where}${key}`).join(', ');
+  return new TypeError(`unknown sandbox option${unknown.length > 1 ? 's' : ''} ${names} (allowed: ${allowed.join(', ')})`);
+}
