@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 
-const INSTALL_HINT = 'redis-server is not on PATH: the fleet tests run a real Redis. Install it with `apt-get install -y redis-server`.';
+const INSTALL_HINT =
+  'redis-server or redis-cli is not on PATH: the fleet tests run a real Redis. Install them with `apt-get install -y redis-server`.';
 
 /** A real redis-server on 127.0.0.1, with no persistence, in a directory of its own. */
 export interface RedisServer {
@@ -23,8 +24,10 @@ export interface RedisServer {
 
 /** Fails, never skips, when redis-server is missing. */
 function assertInstalled(): void {
-  const found = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
-  if (found.error || found.status !== 0) throw new Error(INSTALL_HINT);
+  for (const command of ['redis-server', 'redis-cli']) {
+    const found = spawnSync(command, ['--version'], { encoding: 'utf8' });
+    if (found.error || found.status !== 0) throw new Error(INSTALL_HINT);
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -35,10 +38,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function launch(port: number, dir: string): Promise<ChildProcess> {
+function launch(port: number, dir: string, extra: string[] = []): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes', ...extra],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -99,4 +102,158 @@ export async function startRedis(): Promise<RedisServer> {
       return client;
     },
   };
+}
+
+/** A Redis Cluster of three masters with a replica each, on 127.0.0.1, without persistence. */
+export interface RedisCluster {
+  readonly ports: readonly number[];
+  /** A Cluster client of the test's own, closed by `stop()`. */
+  client(options?: ClusterOptions): Cluster;
+  /** The port of the master serving the slot of `key` now. */
+  masterOf(key: string): Promise<number>;
+  /** The keys matching `pattern` on every live node (KEYS on each). */
+  keys(pattern: string): Promise<string[]>;
+  /** Kills one node with SIGKILL (a crash: no goodbye to the others). */
+  crash(port: number): Promise<void>;
+  /** Resolves once every live node reports `cluster_state:ok` and every slot has a live master. */
+  healthy(): Promise<void>;
+  /** Closes the test's clients, stops every node and removes the directory. */
+  stop(): Promise<void>;
+}
+
+function clusterNode(port: number, dir: string): Promise<ChildProcess> {
+  mkdirSync(dir, { recursive: true });
+  return launch(port, dir, ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000']);
+}
+
+function redisCli(args: string[]): string {
+  const run = spawnSync('redis-cli', args, { encoding: 'utf8', timeout: 30_000 });
+  if (run.error) throw new Error(`${INSTALL_HINT} (${run.error.message})`);
+  if (run.status !== 0) throw new Error(`redis-cli ${args.join(' ')} failed: ${run.stderr || run.stdout}`);
+  return run.stdout;
+}
+
+/**
+ * Six redis-server processes joined by `redis-cli --cluster create … --cluster-replicas 1`, with
+ * a node timeout of one second so that a replica takes over a crashed master within seconds.
+ * Fails, never skips, when redis-server or redis-cli is missing.
+ */
+export async function startRedisCluster(): Promise<RedisCluster> {
+  assertInstalled();
+  const root = mkdtempSync(path.join(tmpdir(), 'mps-redis-cluster-'));
+  const nodes = new Map<number, ChildProcess>();
+  const clients: Cluster[] = [];
+  const admins: Redis[] = [];
+  const stop = async (): Promise<void> => {
+    for (const client of clients.splice(0)) client.disconnect();
+    for (const admin of admins.splice(0)) admin.disconnect();
+    await Promise.all([...nodes.values()].map(terminate));
+    nodes.clear();
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < 6; i++) ports.push(await freePort());
+    await Promise.all(
+      ports.map(async (port) => {
+        nodes.set(port, await clusterNode(port, path.join(root, String(port))));
+      }),
+    );
+    redisCli(['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes']);
+    const admin = (port: number): Redis => {
+      const client = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+      client.on('error', () => {});
+      admins.push(client);
+      return client;
+    };
+    const live = (): number[] => ports.filter((port) => nodes.has(port));
+    /** Slot ranges and their master ports, as a live node sees them (CLUSTER SLOTS). */
+    const slots = async (): Promise<Array<[number, number, number]>> => {
+      for (const port of live()) {
+        const client = admin(port);
+        try {
+          await client.connect();
+          const answer = (await client.cluster('SLOTS')) as Array<[number, number, [string, number]]>;
+          return answer.map(([from, to, [, master]]) => [from, to, master]);
+        } catch {
+          // This node is not answering yet: ask another.
+        } finally {
+          client.disconnect();
+        }
+      }
+      throw new Error('no cluster node answers');
+    };
+    const cluster: RedisCluster = {
+      ports,
+      client(options = {}) {
+        const client = new Cluster(
+          live().map((port) => ({ host: '127.0.0.1', port })),
+          options,
+        );
+        // A crash is staged on purpose: ioredis reports each failed reconnect as an 'error' event.
+        client.on('error', () => {});
+        clients.push(client);
+        return client;
+      },
+      async masterOf(key) {
+        const probe = admin(live()[0] as number);
+        await probe.connect();
+        const slot = Number(await probe.cluster('KEYSLOT', key));
+        probe.disconnect();
+        const range = (await slots()).find(([from, to]) => from <= slot && slot <= to);
+        if (!range) throw new Error(`no master serves slot ${slot}`);
+        return range[2];
+      },
+      async keys(pattern) {
+        const found = await Promise.all(
+          live().map(async (port) => {
+            const client = admin(port);
+            try {
+              await client.connect();
+              return await client.keys(pattern);
+            } finally {
+              client.disconnect();
+            }
+          }),
+        );
+        return [...new Set(found.flat())];
+      },
+      async crash(port) {
+        const child = nodes.get(port);
+        if (!child) return;
+        nodes.delete(port);
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exited;
+      },
+      async healthy() {
+        for (;;) {
+          const states = await Promise.all(
+            live().map(async (port) => {
+              const client = admin(port);
+              try {
+                await client.connect();
+                return /cluster_state:ok/.test(String(await client.cluster('INFO')));
+              } catch {
+                return false;
+              } finally {
+                client.disconnect();
+              }
+            }),
+          );
+          if (states.every(Boolean)) {
+            const masters = new Set((await slots()).map(([, , master]) => master));
+            if ([...masters].every((port) => nodes.has(port))) return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      },
+      stop,
+    };
+    await cluster.healthy();
+    return cluster;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

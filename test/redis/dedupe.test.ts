@@ -31,7 +31,16 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise((resolve) => {
+          // A handler a failed test left pending must not hold the server open.
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    ),
+  );
   await Promise.all(
     replicas.map(async (child) => {
       if (child.exitCode !== null) return;
@@ -139,15 +148,19 @@ describe('RedisDedupeStore when Redis fails around a handler', () => {
     await redis.client().config('SET', 'min-replicas-to-write', '0');
   }
 
-  /** Delivers `body` again every 20 ms, as the sender retries, until a 2xx; each refusal must not be a 2xx. */
+  /**
+   * Delivers `body` again every 20 ms, as the sender retries, until a 2xx (each refusal must not
+   * be a 2xx); fails after 150 deliveries, far past the leases these tests use.
+   */
   async function redeliver(url: string, body: string): Promise<{ status: number; body: Record<string, unknown>; refused: number[] }> {
     const refused: number[] = [];
-    for (;;) {
+    while (refused.length < 150) {
       const answer = await postSigned(url, body);
       if (answer.status < 300) return { ...answer, refused };
       refused.push(answer.status);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    throw new Error(`never answered 2xx: ${refused.length} refusals, the last ${String(refused.at(-1))}`);
   }
 
   const delivery = (id: string): string => JSON.stringify({ id, event: 'voice.test.completed' });
@@ -223,9 +236,12 @@ describe('RedisDedupeStore when Redis fails around a handler', () => {
       { leaseMs: 600_000 },
     );
     const first = postSigned(url, delivery('vqt_slow'));
-    await vi.waitFor(() => expect(handled).toBe(1));
-    expect(await postSigned(url, delivery('vqt_slow'))).toEqual({ status: 409, body: { error: 'in_progress' } });
-    finish();
+    try {
+      await vi.waitFor(() => expect(handled).toBe(1));
+      expect(await postSigned(url, delivery('vqt_slow'))).toEqual({ status: 409, body: { error: 'in_progress' } });
+    } finally {
+      finish();
+    }
     expect((await first).status).toBe(200);
     expect((await postSigned(url, delivery('vqt_slow'))).body).toEqual({ received: true, duplicate: true });
     expect(handled).toBe(1);

@@ -133,7 +133,16 @@ describe('MemoryDedupeStore', () => {
 describe('the adapters with the in-memory store', () => {
   const servers: Server[] = [];
   afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+    await Promise.all(
+      servers.splice(0).map(
+        (server) =>
+          new Promise((resolve) => {
+            // A handler a failed test left pending must not hold the server open.
+            server.closeAllConnections();
+            server.close(resolve);
+          }),
+      ),
+    );
   });
 
   it('answer a repeat 409 while the first delivery is handled, and handle it once the first failed', async () => {
@@ -157,10 +166,13 @@ describe('the adapters with the in-memory store', () => {
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const body = JSON.stringify({ id: 'vqt_mem', event: 'voice.test.completed' });
     const first = postSigned(url, body);
-    await vi.waitFor(() => expect(handled).toBe(1));
-    // Answered 200 duplicate here, the event would be lost when the first handling fails.
-    expect(await postSigned(url, body)).toEqual({ status: 409, body: { error: 'in_progress' } });
-    fail();
+    try {
+      await vi.waitFor(() => expect(handled).toBe(1));
+      // Answered 200 duplicate here, the event would be lost when the first handling fails.
+      expect(await postSigned(url, body)).toEqual({ status: 409, body: { error: 'in_progress' } });
+    } finally {
+      fail();
+    }
     expect((await first).status).toBe(500);
     expect(await postSigned(url, body)).toEqual({ status: 200, body: { received: true } });
     expect(handled).toBe(2);
