@@ -12,7 +12,7 @@
  * Channels are looked up through `process.getBuiltinModule`, never imported: where the runtime has
  * none, nothing is published and nothing is loaded. Nothing is built unless a channel has a subscriber.
  */
-import type { CallEnd, CallObservation, CallObserver, CallStart } from './observer.js';
+import type { CallEnd, CallObservation, CallStart, Instrument } from './observer.js';
 import { nodeBuiltin } from './runtime.js';
 import { monotonicNow } from './sleep.js';
 
@@ -122,7 +122,8 @@ class ChannelObservation implements CallObservation {
   }
 }
 
-class DiagnosticsObserver implements CallObserver {
+class DiagnosticsObserver implements Instrument {
+  readonly name = 'diagnostics';
   readonly startChannel: Channel;
   readonly endChannel: Channel;
   readonly errorChannel: Channel;
@@ -145,7 +146,7 @@ class DiagnosticsObserver implements CallObserver {
 }
 
 /** The channels' observer where the runtime has `node:diagnostics_channel`; undefined elsewhere. */
-export function diagnosticsObserver(): CallObserver | undefined {
+export function diagnosticsObserver(): Instrument | undefined {
   const channels = channelModule();
   return channels ? new DiagnosticsObserver(channels) : undefined;
 }

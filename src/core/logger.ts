@@ -1,5 +1,8 @@
 import type { LogLevel, Logger } from './options.js';
 
+/** A failure of the caller's logger: nowhere left to report it. */
+function ignore(): void {}
+
 const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, off: 100 };
 
 /**
@@ -32,9 +35,15 @@ export class LevelLogger {
   log(level: Exclude<LogLevel, 'off'>, message: string, fields?: Record<string, unknown>): void {
     if (!this.#logger || rank[level] < this.#threshold) return;
     try {
-      this.#logger[level](message, fields);
+      // A failing logger must never fail the call it describes: neither by throwing, nor by
+      // returning a promise that rejects (an async logger), which would be an unhandled rejection.
+      const returned: unknown = this.#logger[level](message, fields);
+      if ((typeof returned === 'object' && returned !== null) || typeof returned === 'function') {
+        const then = (returned as { then?: unknown }).then;
+        if (typeof then === 'function') (then as PromiseLike<unknown>['then']).call(returned, undefined, ignore);
+      }
     } catch {
-      // A failing logger must never fail the call it describes.
+      // As above.
     }
   }
 }

@@ -12,7 +12,7 @@
  *
  * A `client.request()` call has no route template: it is counted by method alone.
  */
-import type { CallEnd, CallObservation, CallObserver, CallStart, WaitReason } from './observer.js';
+import { type CallEnd, type CallObservation, type CallStart, type Instrument, type ReportFailure, type WaitReason, settle } from './observer.js';
 import { type OpenTelemetryApi, metricsRegistered, openTelemetryApi } from './otel-api.js';
 import type { Attributes, Histogram, MeterProvider, UpDownCounter, Counter } from '@opentelemetry/api';
 import { monotonicNow } from './sleep.js';
@@ -69,54 +69,60 @@ class CallMeasurement implements CallObservation {
   readonly #startedAt = monotonicNow();
   #waitStartedAt = 0;
   #lastFailure: string | undefined;
+  readonly #failed: ReportFailure;
 
-  constructor(instruments: Instruments, route: Attributes) {
+  constructor(instruments: Instruments, route: Attributes, failed: ReportFailure) {
     this.#instruments = instruments;
     this.#route = route;
-    instruments.active.add(1, route);
+    this.#failed = failed;
+    settle(instruments.active.add(1, route), failed);
   }
 
   attempt(): void {}
 
   attemptEnd(_attempt: number, outcome: { status: number | undefined; error: unknown }): void {
     this.#lastFailure = attemptErrorType(outcome.status, outcome.error);
-    if (outcome.status === 429) this.#instruments.rateLimited.add(1, this.#route);
+    if (outcome.status === 429) settle(this.#instruments.rateLimited.add(1, this.#route), this.#failed);
   }
 
   wait(reason: WaitReason): void {
     this.#waitStartedAt = monotonicNow();
-    if (reason === 'retry') this.#instruments.retries.add(1, { ...this.#route, [ATTR.retryReason]: this.#lastFailure ?? '_OTHER' });
+    if (reason === 'retry')
+      settle(this.#instruments.retries.add(1, { ...this.#route, [ATTR.retryReason]: this.#lastFailure ?? '_OTHER' }), this.#failed);
   }
 
   waitEnd(reason: WaitReason): void {
-    if (reason === 'rate-limit') this.#instruments.limiterWait.record((monotonicNow() - this.#waitStartedAt) / 1000, this.#route);
+    if (reason === 'rate-limit')
+      settle(this.#instruments.limiterWait.record((monotonicNow() - this.#waitStartedAt) / 1000, this.#route), this.#failed);
   }
 
   end(outcome: CallEnd): void {
     const instruments = this.#instruments;
-    instruments.active.add(-1, this.#route);
+    settle(instruments.active.add(-1, this.#route), this.#failed);
     const attributes: Attributes = { ...this.#route, [ATTR.statusClass]: statusClass(outcome.status) };
     if (outcome.error !== undefined) attributes[ATTR.errorType] = errorType(outcome.error);
-    instruments.duration.record((monotonicNow() - this.#startedAt) / 1000, attributes);
+    settle(instruments.duration.record((monotonicNow() - this.#startedAt) / 1000, attributes), this.#failed);
   }
 }
 
-class MetricsObserver implements CallObserver {
+class MetricsObserver implements Instrument {
+  readonly name = 'metrics';
+
   get enabled(): boolean {
     return metricsRegistered();
   }
 
-  start(call: CallStart): CallObservation | undefined {
+  start(call: CallStart, failed: ReportFailure): CallObservation | undefined {
     const api = openTelemetryApi();
     if (api === undefined) return undefined;
     const route: Attributes = { [ATTR.method]: call.method };
     const template = urlTemplate(call);
     if (template !== undefined) route[ATTR.urlTemplate] = template;
-    return new CallMeasurement(instruments(api), route);
+    return new CallMeasurement(instruments(api), route, failed);
   }
 }
 
 /** Measurements of every call while a meter provider is registered. */
-export function metricsObserver(): CallObserver {
+export function metricsObserver(): Instrument {
   return new MetricsObserver();
 }

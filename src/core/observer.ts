@@ -1,3 +1,4 @@
+import type { LevelLogger } from './logger.js';
 import type { HttpMethod } from './request.js';
 
 /**
@@ -10,6 +11,11 @@ import type { HttpMethod } from './request.js';
  * backoff or Retry-After, an earlier attempt still in progress on the server); `end` once.
  * The token exchange is a call of its own (`kind: 'token'`), started by the first call that
  * needs a token: an observer that runs `within` a context sees it as that call's child.
+ *
+ * The pipeline's observer is the guard ({@link guardInstruments}), never an instrument itself:
+ * an instrument calls into code that is not the client's (a tracer provider, span processors,
+ * exporters, a context manager, a meter, channel subscribers), and none of that code may change
+ * a call. No method of the observer or of what it returns throws.
  */
 export interface CallObserver {
   /** Whether any call is to be observed now (a subscriber, a registered tracer): checked before `start`, so an idle observer builds nothing. */
@@ -21,6 +27,30 @@ export interface CallObserver {
    * `start`). Its polls are calls of their own, started `within` the returned observation.
    */
   startTransactionWait?(wait: TransactionWaitStart): TransactionWaitObservation | undefined;
+}
+
+/** The client's instruments, each reported on its own when its guest code fails. */
+export type InstrumentName = 'diagnostics' | 'tracing' | 'metrics';
+
+/** Reports a failure of an instrument's guest code; never throws. */
+export type ReportFailure = (error: unknown) => void;
+
+/**
+ * One instrument (spans, metrics, channels), seen by the pipeline only through the guard: any of
+ * its methods, and of the observations it returns, may throw.
+ */
+export interface Instrument {
+  /** Which instrument this is, as its failures are reported. */
+  readonly name: InstrumentName;
+  /** As {@link CallObserver.enabled}. */
+  readonly enabled: boolean;
+  /**
+   * As {@link CallObserver.start}; `failed` reports what the guard cannot catch: a promise that a
+   * guest method typed `void` returned and that rejects (see {@link settle}).
+   */
+  start(call: CallStart, failed: ReportFailure): CallObservation | undefined;
+  /** As {@link CallObserver.startTransactionWait}. */
+  startTransactionWait?(wait: TransactionWaitStart, failed: ReportFailure): TransactionWaitObservation | undefined;
 }
 
 /** What is known of a call when it starts: nothing secret, no body, no concrete path. */
@@ -52,7 +82,7 @@ interface AttemptOutcome {
   readonly error: unknown;
 }
 
-/** One observed call. Every method is called synchronously by the pipeline and must not throw. */
+/** One observed call. Every method is called synchronously by the pipeline, through the guard. */
 export interface CallObservation {
   /**
    * Runs the call's work. An observer that propagates context (a tracing span made current)
@@ -94,7 +124,7 @@ export interface TransactionWaitStart {
   readonly operation: string | undefined;
 }
 
-/** One observed `wait()`. Every method is called synchronously and must not throw. */
+/** One observed `wait()`. Every method is called synchronously, through the guard. */
 export interface TransactionWaitObservation {
   /** Runs the polling: an observer that propagates context sees each poll's call as its child. */
   within?<R>(work: () => R): R;
@@ -104,18 +134,110 @@ export interface TransactionWaitObservation {
   end(error: unknown): void;
 }
 
+/**
+ * A guest method typed `void` (`span.end()`, `histogram.record()`) that returned a promise
+ * anyway: its rejection is reported instead of left unhandled.
+ */
+export function settle(value: unknown, failed: ReportFailure): void {
+  if ((typeof value === 'object' && value !== null) || typeof value === 'function') {
+    const then = (value as { then?: unknown }).then;
+    if (typeof then === 'function') (then as PromiseLike<unknown>['then']).call(value, undefined, failed);
+  }
+}
+
+/** Where in a call's life an instrument failed, as reported. */
+type FailurePoint = keyof CallObservation | keyof TransactionWaitObservation | 'enabled' | 'start' | 'startTransactionWait' | 'async';
+
+/**
+ * One instrument behind the guard. Its first failure is reported through the client's logger,
+ * once for the client's life: an exporter that is down would otherwise log once per call. Later
+ * failures are skipped in silence, and the instrument is still asked on every call, so one that
+ * recovers is back at the next call.
+ */
+class Guest {
+  readonly instrument: Instrument;
+  readonly #logger: LevelLogger;
+  #reported = false;
+  /** Reports a rejection the guard could not catch (see `settle`), built once per client. */
+  readonly failedAsync: ReportFailure = (error) => this.failed('async', error);
+
+  constructor(instrument: Instrument, logger: LevelLogger) {
+    this.instrument = instrument;
+    this.#logger = logger;
+  }
+
+  failed(point: FailurePoint, error: unknown): void {
+    if (this.#reported) return;
+    this.#reported = true;
+    const instrument = this.instrument.name;
+    // The guest's error goes as a field, never into the message: turning it into text is guest code too.
+    this.#logger.log(
+      'warn',
+      `${instrument} failed (at ${point}); calls go on without it where it fails, and further failures of ${instrument} are not logged`,
+      {
+        instrument,
+        point,
+        error,
+      },
+    );
+  }
+}
+
+/** A part of an observation and the guest it belongs to. */
+interface Part<O> {
+  readonly guest: Guest;
+  readonly observation: O;
+}
+
+/**
+ * Runs `work` within a part's context, exactly once, and returns what `work` returned, whatever
+ * the guest does: a `context.with` that throws before or after `work`, never calls it, calls it
+ * twice, or returns something else.
+ */
+function guardedWithin<R>(part: Part<{ within?<V>(work: () => V): V }>, point: FailurePoint, work: () => R): R {
+  // 0: not run yet; 1: returned `result`; 2: threw `thrown`, the pipeline's own error, passed on as it is.
+  let state = 0;
+  let result: R | undefined;
+  let thrown: unknown;
+  const once = (): R => {
+    if (state === 0) {
+      try {
+        result = work();
+        state = 1;
+      } catch (error) {
+        thrown = error;
+        state = 2;
+      }
+    }
+    if (state === 2) throw thrown;
+    return result as R;
+  };
+  try {
+    const returned: unknown = part.observation.within?.(once);
+    // What `work` returned (the call's own promise) is passed on; anything else is the guest's.
+    if (returned !== result) settle(returned, part.guest.failedAsync);
+  } catch (error) {
+    if (state !== 2 || error !== thrown) part.guest.failed(point, error);
+  }
+  if (state === 0) {
+    part.guest.failed(point, new Error('the context manager did not run the call'));
+    return once();
+  }
+  return once();
+}
+
 /** Runs `work` within every part's context, the first part outermost. */
-function nestWithin<R>(parts: ReadonlyArray<{ within?<V>(work: () => V): V }>, index: number, work: () => R): R {
+function nestWithin<R>(parts: ReadonlyArray<Part<{ within?<V>(work: () => V): V }>>, index: number, work: () => R): R {
   const part = parts[index];
   if (part === undefined) return work();
   const inner = (): R => nestWithin(parts, index + 1, work);
-  return part.within ? part.within(inner) : inner();
+  return part.observation.within ? guardedWithin(part, 'within', inner) : inner();
 }
 
-class CombinedObservation implements CallObservation {
-  readonly #parts: readonly CallObservation[];
+class GuardedObservation implements CallObservation {
+  readonly #parts: ReadonlyArray<Part<CallObservation>>;
 
-  constructor(parts: readonly CallObservation[]) {
+  constructor(parts: ReadonlyArray<Part<CallObservation>>) {
     this.#parts = parts;
   }
 
@@ -124,30 +246,60 @@ class CombinedObservation implements CallObservation {
   }
 
   attempt(attempt: number, headers: Record<string, string>): void {
-    for (const part of this.#parts) part.attempt(attempt, headers);
+    for (const { guest, observation } of this.#parts) {
+      try {
+        observation.attempt(attempt, headers);
+      } catch (error) {
+        guest.failed('attempt', error);
+      }
+    }
   }
 
   attemptEnd(attempt: number, outcome: AttemptOutcome): void {
-    for (const part of this.#parts) part.attemptEnd(attempt, outcome);
+    for (const { guest, observation } of this.#parts) {
+      try {
+        observation.attemptEnd(attempt, outcome);
+      } catch (error) {
+        guest.failed('attemptEnd', error);
+      }
+    }
   }
 
   wait(reason: WaitReason, ms: number | undefined): void {
-    for (const part of this.#parts) part.wait(reason, ms);
+    for (const { guest, observation } of this.#parts) {
+      try {
+        observation.wait(reason, ms);
+      } catch (error) {
+        guest.failed('wait', error);
+      }
+    }
   }
 
   waitEnd(reason: WaitReason): void {
-    for (const part of this.#parts) part.waitEnd(reason);
+    for (const { guest, observation } of this.#parts) {
+      try {
+        observation.waitEnd(reason);
+      } catch (error) {
+        guest.failed('waitEnd', error);
+      }
+    }
   }
 
   end(outcome: CallEnd): void {
-    for (const part of this.#parts) part.end(outcome);
+    for (const { guest, observation } of this.#parts) {
+      try {
+        observation.end(outcome);
+      } catch (error) {
+        guest.failed('end', error);
+      }
+    }
   }
 }
 
-class CombinedWaitObservation implements TransactionWaitObservation {
-  readonly #parts: readonly TransactionWaitObservation[];
+class GuardedWaitObservation implements TransactionWaitObservation {
+  readonly #parts: ReadonlyArray<Part<TransactionWaitObservation>>;
 
-  constructor(parts: readonly TransactionWaitObservation[]) {
+  constructor(parts: ReadonlyArray<Part<TransactionWaitObservation>>) {
     this.#parts = parts;
   }
 
@@ -156,48 +308,89 @@ class CombinedWaitObservation implements TransactionWaitObservation {
   }
 
   polled(status: string): void {
-    for (const part of this.#parts) part.polled(status);
+    for (const { guest, observation } of this.#parts) {
+      try {
+        observation.polled(status);
+      } catch (error) {
+        guest.failed('polled', error);
+      }
+    }
   }
 
   end(error: unknown): void {
-    for (const part of this.#parts) part.end(error);
+    for (const { guest, observation } of this.#parts) {
+      try {
+        observation.end(error);
+      } catch (failure) {
+        guest.failed('end', failure);
+      }
+    }
   }
 }
 
-/** Several observers behind the one seam: only those `enabled` when a call starts observe it. */
-class CombinedObserver implements CallObserver {
-  readonly #observers: readonly CallObserver[];
+/** Whether a guest is enabled; one that cannot say is not. */
+function isEnabled(guest: Guest): boolean {
+  try {
+    return guest.instrument.enabled;
+  } catch (error) {
+    guest.failed('enabled', error);
+    return false;
+  }
+}
 
-  constructor(observers: readonly CallObserver[]) {
-    this.#observers = observers;
+/**
+ * The instruments behind the guard, the pipeline's only way to them: whatever an instrument's
+ * guest code does (throws, rejects, a context manager that does not run the call), the call's
+ * result, its timing and its requests stay those of an unobserved call. The instrument that
+ * failed misses that event, the others still see it, and the failure is reported (see `Guest`).
+ */
+class GuardedObserver implements CallObserver {
+  readonly #guests: readonly Guest[];
+
+  constructor(guests: readonly Guest[]) {
+    this.#guests = guests;
   }
 
   get enabled(): boolean {
-    for (const observer of this.#observers) if (observer.enabled) return true;
+    for (const guest of this.#guests) if (isEnabled(guest)) return true;
     return false;
   }
 
   start(call: CallStart): CallObservation | undefined {
-    const parts: CallObservation[] = [];
-    for (const observer of this.#observers) {
-      const part = observer.enabled ? observer.start(call) : undefined;
-      if (part) parts.push(part);
+    const parts: Array<Part<CallObservation>> = [];
+    for (const guest of this.#guests) {
+      if (!isEnabled(guest)) continue;
+      try {
+        const observation = guest.instrument.start(call, guest.failedAsync);
+        if (observation) parts.push({ guest, observation });
+      } catch (error) {
+        guest.failed('start', error);
+      }
     }
-    return parts.length <= 1 ? parts[0] : new CombinedObservation(parts);
+    return parts.length === 0 ? undefined : new GuardedObservation(parts);
   }
 
   startTransactionWait(wait: TransactionWaitStart): TransactionWaitObservation | undefined {
-    const parts: TransactionWaitObservation[] = [];
-    for (const observer of this.#observers) {
-      const part = observer.enabled ? observer.startTransactionWait?.(wait) : undefined;
-      if (part) parts.push(part);
+    const parts: Array<Part<TransactionWaitObservation>> = [];
+    for (const guest of this.#guests) {
+      if (!isEnabled(guest)) continue;
+      try {
+        const observation = guest.instrument.startTransactionWait?.(wait, guest.failedAsync);
+        if (observation) parts.push({ guest, observation });
+      } catch (error) {
+        guest.failed('startTransactionWait', error);
+      }
     }
-    return parts.length <= 1 ? parts[0] : new CombinedWaitObservation(parts);
+    return parts.length === 0 ? undefined : new GuardedWaitObservation(parts);
   }
 }
 
-/** One observer for the pipeline out of those the runtime has (undefined entries are left out); undefined when none. */
-export function combineObservers(observers: ReadonlyArray<CallObserver | undefined>): CallObserver | undefined {
-  const present = observers.filter((observer): observer is CallObserver => observer !== undefined);
-  return present.length <= 1 ? present[0] : new CombinedObserver(present);
+/**
+ * The pipeline's one observer: the instruments the runtime has (undefined entries are left
+ * out) behind the guard, reporting their failures through `logger`; undefined when none.
+ */
+export function guardInstruments(instruments: ReadonlyArray<Instrument | undefined>, logger: LevelLogger): CallObserver | undefined {
+  const guests: Guest[] = [];
+  for (const instrument of instruments) if (instrument !== undefined) guests.push(new Guest(instrument, logger));
+  return guests.length === 0 ? undefined : new GuardedObserver(guests);
 }

@@ -13,7 +13,17 @@
  * message may echo an ICCID or an email.
  */
 import { ResponseValidationError } from './errors.js';
-import type { CallEnd, CallObservation, CallObserver, CallStart, TransactionWaitObservation, TransactionWaitStart, WaitReason } from './observer.js';
+import {
+  type CallEnd,
+  type CallObservation,
+  type CallStart,
+  type Instrument,
+  type ReportFailure,
+  type TransactionWaitObservation,
+  type TransactionWaitStart,
+  type WaitReason,
+  settle,
+} from './observer.js';
 import { type OpenTelemetryApi, openTelemetryApi, tracingRegistered } from './otel-api.js';
 import type { Attributes, Context, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import { monotonicNow } from './sleep.js';
@@ -31,24 +41,40 @@ import { VERSION } from './version.js';
 
 const TRACER_NAME = 'mobile-partner-sdk';
 
+/**
+ * W3C `tracestate` as the Trace Context spec allows it: at most 32 comma-separated list members,
+ * 512 characters, printable ASCII. It comes from the tracer: anything else is not sent, so that a
+ * tracer can never make a request invalid.
+ */
+const TRACE_STATE = /^[\x20-\x7e]{1,512}$/;
+
 /** W3C trace context of `span`, written into the request's headers: only `traceparent` and `tracestate`, never baggage. */
 function writeTraceContext(api: OpenTelemetryApi, context: SpanContext, headers: Record<string, string>): void {
+  // isSpanContextValid checks the ids' forms (32 and 16 lower-case hex digits, not all zero).
   if (!api.isSpanContextValid(context)) return;
-  headers['traceparent'] = `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
-  const state = context.traceState?.serialize();
-  if (state) headers['tracestate'] = state;
+  const flags = typeof context.traceFlags === 'number' ? context.traceFlags & 0xff : 0;
+  headers['traceparent'] = `00-${context.traceId}-${context.spanId}-${flags.toString(16).padStart(2, '0')}`;
+  const state: unknown = context.traceState?.serialize();
+  if (typeof state === 'string' && TRACE_STATE.test(state)) headers['tracestate'] = state;
   else delete headers['tracestate'];
 }
 
-function markFailed(api: OpenTelemetryApi, span: Span, type: string): void {
-  span.setAttribute(ATTR.errorType, type);
-  span.setStatus({ code: api.SpanStatusCode.ERROR });
+function markFailed(api: OpenTelemetryApi, span: Span, type: string, failed: ReportFailure): void {
+  settle(span.setAttribute(ATTR.errorType, type), failed);
+  settle(span.setStatus({ code: api.SpanStatusCode.ERROR }), failed);
 }
 
-function endAttempt(api: OpenTelemetryApi, span: Span, status: number | undefined, failure: string | undefined, endTime: number | undefined): void {
-  if (status !== undefined) span.setAttribute(ATTR.status, status);
-  if (failure !== undefined) markFailed(api, span, failure);
-  span.end(endTime);
+function endAttempt(
+  api: OpenTelemetryApi,
+  span: Span,
+  status: number | undefined,
+  failure: string | undefined,
+  endTime: number | undefined,
+  failed: ReportFailure,
+): void {
+  if (status !== undefined) settle(span.setAttribute(ATTR.status, status), failed);
+  if (failure !== undefined) markFailed(api, span, failure, failed);
+  settle(span.end(endTime), failed);
 }
 
 /** An attempt seen so far only as times: made a span only if the call turns out to need child spans. */
@@ -68,6 +94,7 @@ class CallSpan implements CallObservation {
   readonly #propagate: boolean;
   readonly #recording: boolean;
   readonly #keyed: boolean;
+  readonly #failed: ReportFailure;
   /**
    * Whether attempts and waits are child spans. Not until the call retries, re-authenticates or
    * waits: a call answered at its first attempt stays one span, which is most calls and half
@@ -83,7 +110,7 @@ class CallSpan implements CallObservation {
   /** How the last attempt failed, the reason of the retry that may follow. */
   #lastFailure: string | undefined;
 
-  constructor(api: OpenTelemetryApi, tracer: Tracer, span: Span, propagate: boolean, keyed: boolean) {
+  constructor(api: OpenTelemetryApi, tracer: Tracer, span: Span, propagate: boolean, keyed: boolean, failed: ReportFailure) {
     this.#api = api;
     this.#tracer = tracer;
     this.#span = span;
@@ -91,6 +118,7 @@ class CallSpan implements CallObservation {
     this.#propagate = propagate;
     this.#recording = span.isRecording();
     this.#keyed = keyed;
+    this.#failed = failed;
   }
 
   within<R>(work: () => R): R {
@@ -114,7 +142,7 @@ class CallSpan implements CallObservation {
       this.#attempt = span;
       return;
     }
-    endAttempt(this.#api, span, first.status, first.failure, first.endedAt);
+    endAttempt(this.#api, span, first.status, first.failure, first.endedAt, this.#failed);
   }
 
   attempt(attempt: number, headers: Record<string, string>): void {
@@ -135,7 +163,7 @@ class CallSpan implements CallObservation {
     const span = this.#attempt;
     if (span !== undefined) {
       this.#attempt = undefined;
-      endAttempt(this.#api, span, outcome.status, failure, undefined);
+      endAttempt(this.#api, span, outcome.status, failure, undefined, this.#failed);
     } else if (this.#first !== undefined) {
       this.#first.endedAt = monotonicNow();
       this.#first.status = outcome.status;
@@ -155,15 +183,16 @@ class CallSpan implements CallObservation {
 
   waitEnd(reason: WaitReason): void {
     if (reason === 'rate-limit') this.#rateLimitWaitMs = (this.#rateLimitWaitMs ?? 0) + (monotonicNow() - this.#waitStartedAt);
-    this.#wait?.end();
+    const wait = this.#wait;
     this.#wait = undefined;
+    if (wait !== undefined) settle(wait.end(), this.#failed);
   }
 
   end(outcome: CallEnd): void {
     const span = this.#span;
     // A call cut while waiting or sending closes what it had open.
-    this.#attempt?.end();
-    this.#wait?.end();
+    if (this.#attempt !== undefined) settle(this.#attempt.end(), this.#failed);
+    if (this.#wait !== undefined) settle(this.#wait.end(), this.#failed);
     if (this.#recording) {
       const attributes: Attributes = { [ATTR.attempts]: outcome.attempts };
       if (outcome.status !== undefined) attributes[ATTR.status] = outcome.status;
@@ -174,10 +203,10 @@ class CallSpan implements CallObservation {
       else if (outcome.error instanceof ResponseValidationError) attributes[ATTR.validation] = 'failed';
       const code = errorCode(outcome.error);
       if (code !== undefined) attributes[ATTR.errorCode] = code;
-      span.setAttributes(attributes);
-      if (outcome.error !== undefined) markFailed(this.#api, span, errorType(outcome.error));
+      settle(span.setAttributes(attributes), this.#failed);
+      if (outcome.error !== undefined) markFailed(this.#api, span, errorType(outcome.error), this.#failed);
     }
-    span.end();
+    settle(span.end(), this.#failed);
   }
 }
 
@@ -185,13 +214,15 @@ class TransactionWaitSpan implements TransactionWaitObservation {
   readonly #api: OpenTelemetryApi;
   readonly #span: Span;
   readonly #context: Context;
+  readonly #failed: ReportFailure;
   #polls = 0;
   #status: string | undefined;
 
-  constructor(api: OpenTelemetryApi, span: Span) {
+  constructor(api: OpenTelemetryApi, span: Span, failed: ReportFailure) {
     this.#api = api;
     this.#span = span;
     this.#context = api.trace.setSpan(api.context.active(), span);
+    this.#failed = failed;
   }
 
   within<R>(work: () => R): R {
@@ -209,13 +240,14 @@ class TransactionWaitSpan implements TransactionWaitObservation {
     if (this.#status !== undefined) attributes[ATTR.transactionStatus] = transactionStatus(this.#status);
     const code = errorCode(error);
     if (code !== undefined) attributes[ATTR.errorCode] = code;
-    span.setAttributes(attributes);
-    if (error !== undefined) markFailed(this.#api, span, errorType(error));
-    span.end();
+    settle(span.setAttributes(attributes), this.#failed);
+    if (error !== undefined) markFailed(this.#api, span, errorType(error), this.#failed);
+    settle(span.end(), this.#failed);
   }
 }
 
-class TracingObserver implements CallObserver {
+class TracingObserver implements Instrument {
+  readonly name = 'tracing';
   readonly #propagate: boolean;
   /** The last origin seen and its attributes: one client talks to one origin. */
   #origin = '';
@@ -251,7 +283,7 @@ class TracingObserver implements CallObserver {
     return this.#tracer;
   }
 
-  start(call: CallStart): CallObservation | undefined {
+  start(call: CallStart, failed: ReportFailure): CallObservation | undefined {
     const api = openTelemetryApi();
     if (api === undefined) return undefined;
     const server = this.#serverOf(call.origin);
@@ -268,10 +300,10 @@ class TracingObserver implements CallObserver {
     const name = template === undefined ? call.method : call.route;
     const tracer = this.#tracerOf(api);
     const span = tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, api.context.active());
-    return new CallSpan(api, tracer, span, this.#propagate, call.idempotencyKey);
+    return new CallSpan(api, tracer, span, this.#propagate, call.idempotencyKey, failed);
   }
 
-  startTransactionWait(wait: TransactionWaitStart): TransactionWaitObservation | undefined {
+  startTransactionWait(wait: TransactionWaitStart, failed: ReportFailure): TransactionWaitObservation | undefined {
     const api = openTelemetryApi();
     if (api === undefined) return undefined;
     const attributes: Attributes = {};
@@ -280,11 +312,11 @@ class TracingObserver implements CallObserver {
       kind: api.SpanKind.INTERNAL,
       attributes,
     });
-    return new TransactionWaitSpan(api, span);
+    return new TransactionWaitSpan(api, span, failed);
   }
 }
 
 /** Spans of every call while a tracer provider is registered; `propagate` sends W3C trace context with each attempt. */
-export function tracingObserver(propagate: boolean): CallObserver {
+export function tracingObserver(propagate: boolean): Instrument {
   return new TracingObserver(propagate);
 }
