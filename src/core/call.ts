@@ -1,30 +1,20 @@
 import { TOKEN_PATH, type TokenManager } from './auth.js';
+import { CallLifetime } from './call-lifetime.js';
 import { unwrap } from './envelope.js';
 import { checkRequestOptions } from './config.js';
-import { DEADLINE_SLACK_MS, IN_FLIGHT_FIRST_WAIT_MS, IN_FLIGHT_MAX_WAIT_MS } from './defaults.js';
-import {
-  ApiError,
-  ClientClosedError,
-  ConflictError,
-  ConnectionError,
-  InvalidResponseError,
-  PartnerError,
-  RateLimitError,
-  RequestValidationError,
-  TimeoutError,
-} from './errors.js';
+import { IN_FLIGHT_FIRST_WAIT_MS, IN_FLIGHT_MAX_WAIT_MS } from './defaults.js';
+import { ClientClosedError, ConnectionError, PartnerError, RateLimitError, RequestValidationError } from './errors.js';
 import { responseInfo, serializeQuery } from './headers.js';
 import type { LevelLogger } from './logger.js';
 import type { CallObservation, CallObserver, WaitReason } from './observer.js';
 import type { RateLimiter } from './rate-limit.js';
 import { type Scrubber, redactHeaders } from './redact.js';
 import type { ApiResult, RequestSpec } from './request.js';
-import { allowSharedSignal } from './runtime.js';
-import { isRetryable, retryDelayMs, withRetries } from './retry.js';
-import { MAX_TIMER_MS, type Sleepers, monotonicNow } from './sleep.js';
+import { retryDelayMs, withRetries } from './retry.js';
+import { type Sleepers, monotonicNow } from './sleep.js';
 import { urlParsingAltersPath } from './validate.js';
-import type { Admission } from './window-gate.js';
-import { AttemptSignal, type Wire, type WireResponse, toConnectionError } from './wire.js';
+import type { Wire, WireResponse } from './wire.js';
+import { WritePolicy, markMayHaveSucceeded } from './write-policy.js';
 
 /** What every call of one client shares; built once, on the first call. */
 export interface Pipeline {
@@ -72,85 +62,28 @@ function isUnsent(error: unknown): boolean {
   return (error instanceof ConnectionError || error instanceof ClientClosedError) && error.requestNotSent;
 }
 
-function onAttemptTimeout(call: Call<unknown>): void {
-  call.timeOut();
-}
-
 /**
- * spec part 7, 409 row: "idempotent replay while the original call is in flight". Only a retry
- * of a keyed write can meet it; a first attempt's 409 CONFLICT is a state conflict. A finished
- * original is replayed with `Idempotency-Replayed: true`, never as this 409.
+ * One call from first attempt to result: the attempt loop. Its life reads top to bottom: input
+ * checks (constructor) → per attempt: token → limiter → wire → envelope, with one
+ * re-authentication on 401 inside the attempt (`attempt`) → the retry decision and its wait
+ * (`beforeRetry`), driven by `withRetries` (`run`). Why a call ends (its signal, timeouts,
+ * deadline, the client's cut) is the call's `CallLifetime`; what may be retried and what a
+ * failed write's error says, its `WritePolicy`. Every step reports to the pipeline's observer,
+ * when there is one.
  */
-function isInFlightReplay(error: unknown): boolean {
-  return error instanceof ConflictError && error.code === 'CONFLICT' && error.headers['idempotency-replayed'] !== 'true';
-}
-
-/**
- * Marks the final error of a write that may have been applied although no idempotency promise
- * covers it, and says so in its message, so that nobody retries it blindly.
- */
-function markMayHaveSucceeded(error: ConnectionError | ApiError | ClientClosedError, key?: string): void {
-  if (error.mayHaveSucceeded) return;
-  // The field is read-only to callers; the pipeline sets it once, on the call's final error.
-  (error as { mayHaveSucceeded: boolean }).mayHaveSucceeded = true;
-  if (key !== undefined) (error as { idempotencyKey: string | undefined }).idempotencyKey = key;
-  error.message += key
-    ? ` (the write may have been applied: send it again with idempotencyKey '${key}' to apply it at most once)`
-    : ' (the write may have been applied: check its state before sending it again)';
-}
-
-/**
- * The final failure of a write: when the request may have been processed (not provably unsent,
- * a 5xx, a 2xx whose body was unreadable), its outcome is unknown, and the error says so. A
- * write retried under an Idempotency-Key (one the spec promises, or the caller's own) also names
- * the key, which the caller may never have seen: sending the write again with it replays the
- * original if it was applied instead of applying it twice.
- */
-function markIfMaybeApplied(error: unknown, key?: string): never {
-  if (error instanceof ConnectionError || error instanceof ClientClosedError) {
-    if (!error.requestNotSent) markMayHaveSucceeded(error, key);
-  } else if (error instanceof ApiError && (error.status >= 500 || (error instanceof InvalidResponseError && error.status < 300))) {
-    markMayHaveSucceeded(error, key);
-  }
-  throw error;
-}
-
-/**
- * One call from first attempt to result. Its life reads top to bottom: input checks
- * (constructor) → per attempt: token → limiter → wire → envelope, with one re-authentication on
- * 401 inside the attempt (`attempt`) → the retry decision and its wait (`beforeRetry`), driven
- * by `withRetries` (`run`). Every step reports to the pipeline's observer, when there is one.
- */
-export class Call<T> implements Admission {
+export class Call<T> {
   readonly #pipeline: Pipeline;
   readonly #spec: RequestSpec<T>;
-  readonly #signal: AbortSignal | undefined;
   readonly #headers: Record<string, string>;
   readonly #body: string | undefined;
   readonly #path: string;
-  readonly #timeoutMs: number;
   readonly #maxRetries: number;
-  readonly #retrySafe: boolean;
-  /** A write no idempotency promise covers: never retried once it may have reached the server. */
-  readonly #unsafeWrite: boolean;
-  /** A retried write's Idempotency-Key (the spec promises it, or it is the caller's): named if all attempts fail. */
-  readonly #settlingKey: string | undefined;
-  readonly #keyed: boolean;
+  readonly #lifetime: CallLifetime;
+  readonly #writes: WritePolicy;
   #sends = 0;
-  #deadlineAt = 0;
-  #controller: AttemptSignal | undefined;
-  #timedOut = false;
   #tokenFailed = false;
-  /** The deadline of a wait for the first admission, set when the limiter first makes this call wait. */
-  #queueDeadline = 0;
-  /** Set when the client cut this call (`destroy()`, or `close()` past its timeout): the call's final error. */
-  #closed: ClientClosedError | undefined;
   /** What observes this call (tracing, metrics), when the pipeline has an observer. */
   readonly #observation: CallObservation | undefined;
-  /** Aborted by `cut()`: ends a wait in a limiter the client does not own (see `signal`). */
-  #cutController: AbortController | undefined;
-  /** The caller's signal joined with the cut, built once per call for a limiter the client does not own. */
-  #admissionSignal: AbortSignal | undefined;
   /** The status of the last answer read, for the observer. */
   #lastStatus: number | undefined;
 
@@ -159,8 +92,6 @@ export class Call<T> implements Admission {
     if (options) checkRequestOptions(options, spec.route);
     this.#pipeline = pipeline;
     this.#spec = spec;
-    this.#signal = options?.signal;
-    this.#timeoutMs = options?.timeoutMs ?? pipeline.timeoutMs;
     this.#maxRetries = options?.maxRetries ?? pipeline.maxRetries;
     this.#path = pipeline.basePath + spec.path + serializeQuery(spec.query);
     if (pipeline.parsesUrls && urlParsingAltersPath(this.#path)) {
@@ -175,17 +106,12 @@ export class Call<T> implements Admission {
       this.#body = serializeBody(spec.body, spec.route);
       headers['content-type'] = 'application/json';
     }
-    const callerKey = options?.idempotencyKey;
-    const idempotencyKey = callerKey ?? (spec.idempotent || spec.generateIdempotencyKey ? globalThis.crypto.randomUUID() : undefined);
+    const writes = new WritePolicy(spec, retrySafe);
     // One key for the whole call: every retry and the 401 replay (spec part 8 rule 4).
-    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    if (writes.idempotencyKey !== undefined) headers['idempotency-key'] = writes.idempotencyKey;
     this.#headers = headers;
-    this.#keyed = idempotencyKey !== undefined;
-    // Retried after a failure that may have reached the server only where idempotency is
-    // promised: a read, a route the spec marks (idem), or the caller's own key (its assertion).
-    this.#retrySafe = retrySafe ?? (spec.method === 'GET' || spec.idempotent || callerKey !== undefined);
-    this.#unsafeWrite = !this.#retrySafe;
-    this.#settlingKey = retrySafe === undefined && spec.method !== 'GET' ? idempotencyKey : undefined;
+    this.#writes = writes;
+    this.#lifetime = new CallLifetime(spec.route, options?.signal, options?.timeoutMs ?? pipeline.timeoutMs, this.#maxRetries, pipeline.ownsLimiter);
     const observer = pipeline.observer;
     this.#observation = observer?.enabled
       ? observer.start({
@@ -194,15 +120,15 @@ export class Call<T> implements Admission {
           route: spec.route,
           rawPath: spec.rawPath === true,
           origin: pipeline.origin,
-          idempotencyKey: this.#keyed,
+          idempotencyKey: writes.idempotencyKey !== undefined,
         })
       : undefined;
   }
 
   run(): Promise<ApiResult<T>> {
     const observation = this.#observation;
-    if (observation === undefined) return this.#settle(this.#retried());
-    const result = this.#settle(observation.within ? observation.within(() => this.#retried()) : this.#retried());
+    if (observation === undefined) return this.#writes.settle(this.#retried());
+    const result = this.#writes.settle(observation.within ? observation.within(() => this.#retried()) : this.#retried());
     result.then(
       (done) => this.#observed(observation, undefined, done),
       (error: unknown) => this.#observed(observation, error, undefined),
@@ -210,17 +136,9 @@ export class Call<T> implements Admission {
     return result;
   }
 
-  /** Every attempt and retry: without a caller's signal there is nothing to listen to, so no extra async frame. */
+  /** Every attempt and retry, under the caller's signal. */
   #retried(): Promise<ApiResult<T>> {
-    const signal = this.#signal;
-    return signal ? this.#runWith(signal) : withRetries(this, this.#maxRetries);
-  }
-
-  /** The final error of a write whose outcome is unknown says so (see markIfMaybeApplied). */
-  #settle(result: Promise<ApiResult<T>>): Promise<ApiResult<T>> {
-    if (this.#unsafeWrite) return result.catch(markIfMaybeApplied);
-    const key = this.#settlingKey;
-    return key === undefined ? result : result.catch((error: unknown) => markIfMaybeApplied(error, key));
+    return this.#lifetime.guard(() => withRetries(this, this.#maxRetries));
   }
 
   #observed(observation: CallObservation, error: unknown, result: ApiResult<T> | undefined): void {
@@ -241,59 +159,20 @@ export class Call<T> implements Admission {
     return wait.finally(() => observation.waitEnd(reason));
   }
 
-  async #runWith(signal: AbortSignal): Promise<ApiResult<T>> {
-    signal.throwIfAborted();
-    allowSharedSignal(signal);
-    signal.addEventListener('abort', this);
-    try {
-      return await withRetries(this, this.#maxRetries);
-    } catch (error) {
-      // A caller's abort is final and reported as the caller's own reason.
-      if (signal.aborted) throw signal.reason;
-      throw error;
-    } finally {
-      signal.removeEventListener('abort', this);
-    }
-  }
-
-  /** The caller's signal fired: cut the attempt in flight. */
-  handleEvent(): void {
-    this.#controller?.abort(this.#signal?.reason);
-  }
-
-  timeOut(): void {
-    this.#timedOut = true;
-    this.#controller?.abort();
-  }
-
-  /**
-   * The client is closing without waiting for this call: whatever it is doing (in flight, in a
-   * retry wait, in the limiter's queue) ends with a ClientClosedError. Waits are rejected by the
-   * client closing its Sleepers and limiter; the attempt in flight is aborted here.
-   */
+  /** The client is closing without waiting for this call (see `CallLifetime.cut`). */
   cut(why: string): void {
-    if (this.#closed) return;
-    const inFlight = this.#controller !== undefined;
-    this.#closed = new ClientClosedError(`${this.#spec.route}: ${why} ${inFlight ? 'while its request was in flight' : 'before the call finished'}`, {
-      requestNotSent: this.#sends === 0,
-    });
-    this.#controller?.abort();
-    this.#cutController?.abort(this.#closed);
-  }
-
-  /** The error a failure becomes once the call was cut: a rejected wait or aborted attempt is reported as the closing. */
-  #orClosed(error: unknown): unknown {
-    return this.#closed ?? error;
+    this.#lifetime.cut(why, this.#sends === 0);
   }
 
   async attempt(): Promise<ApiResult<T>> {
     const pipeline = this.#pipeline;
     const spec = this.#spec;
+    const lifetime = this.#lifetime;
     let replayed = false;
     let inFlightWaits = 0;
     for (;;) {
       // Cut between two steps (a 401 replay, an in-flight wait): no token, no slot, no send.
-      if (this.#closed) throw this.#closed;
+      lifetime.throwIfCut();
       // The token comes first: the exchange itself passes the account gate, so it must not
       // wait behind a slot this call already holds.
       let token: string | undefined;
@@ -303,12 +182,11 @@ export class Call<T> implements Admission {
       }
       const limiter = pipeline.limiter;
       if (limiter) {
-        const admitted = limiter.acquire(spec.route, this);
-        if (admitted) await this.#waiting('rate-limit', undefined, admitted).catch((error: unknown) => Promise.reject(this.#orClosed(error)));
+        const admitted = limiter.acquire(spec.route, lifetime);
+        if (admitted) await this.#waiting('rate-limit', undefined, lifetime.admission(admitted));
       }
       const sentAt = monotonicNow();
-      // The deadline runs from the first admission: queueing behind our own limiter is pacing, not a retry.
-      if (this.#deadlineAt === 0) this.#deadlineAt = sentAt + this.#budgetMs();
+      lifetime.admitted(sentAt);
       let response: WireResponse;
       try {
         response = await this.#send(sentAt);
@@ -340,12 +218,11 @@ export class Call<T> implements Admission {
         this.#observation?.attemptEnd(this.#sends, { status: response.status, error });
         if (error instanceof RateLimitError && pipeline.limiter) {
           // A 429 holds the whole endpoint, not only this call (spec part 8 rules 1 and 3);
-          // the limiter caps the pause at maxServerWaitMs.
+          // the limiter refuses calls meeting more than maxServerWaitMs of it.
           pipeline.limiter.pause(spec.route, (error.retryAfterSeconds ?? 1) * 1000);
         }
-        if (this.#keyed && this.#sends > 1 && isInFlightReplay(error)) {
-          // Our own earlier attempt is still being processed: ask again with the same key until
-          // its answer is replayed, within the call's deadline. Not a retry: it cannot duplicate.
+        if (this.#writes.awaitsOriginal(error, this.#sends)) {
+          // Asked again with the same key until the original's answer is replayed, within the deadline.
           await this.#waitForOriginal(inFlightWaits++);
           continue;
         }
@@ -355,22 +232,18 @@ export class Call<T> implements Admission {
   }
 
   async #waitForOriginal(waits: number): Promise<void> {
+    const lifetime = this.#lifetime;
     const delayMs = Math.min(IN_FLIGHT_FIRST_WAIT_MS * 2 ** waits, IN_FLIGHT_MAX_WAIT_MS);
-    if (monotonicNow() + delayMs >= this.#deadlineAt) throw this.#originalStillInFlight();
+    if (!lifetime.endsInTime(delayMs)) throw this.#originalStillInFlight();
     this.#pipeline.logger.log('info', `${this.#spec.route}: the original request is still in progress; asking again`, {
       route: this.#spec.route,
     });
-    await this.#waiting('in-flight-original', delayMs, this.#pipeline.sleepers.sleep(delayMs, this.#signal)).catch((failure: unknown) =>
-      Promise.reject(this.#orClosed(failure)),
-    );
-    if (monotonicNow() >= this.#deadlineAt) throw this.#originalStillInFlight();
+    await this.#waiting('in-flight-original', delayMs, lifetime.sleep(this.#pipeline.sleepers, delayMs));
+    if (lifetime.pastDeadline()) throw this.#originalStillInFlight();
   }
 
-  #originalStillInFlight(): TimeoutError {
-    const error = new TimeoutError(
-      `${this.#spec.route}: an earlier attempt with this Idempotency-Key was still in progress on the server when the call's deadline came`,
-      this.#timeoutMs,
-    );
+  #originalStillInFlight(): PartnerError {
+    const error = this.#lifetime.originalStillInFlight();
     // The original may yet complete: whatever covers this write, its outcome is unknown.
     markMayHaveSucceeded(error);
     return error;
@@ -379,19 +252,20 @@ export class Call<T> implements Admission {
   /** The exchange retries on its own; its failure is final for this call, or retries would multiply. */
   async #fetchToken(): Promise<string> {
     try {
-      return await this.#pipeline.tokens.fetch(this.#signal);
+      return await this.#pipeline.tokens.fetch(this.#lifetime.callerSignal);
     } catch (error) {
       this.#tokenFailed = true;
-      throw this.#orClosed(error);
+      throw this.#lifetime.orClosed(error);
     }
   }
 
   async beforeRetry(error: unknown, retryIndex: number): Promise<boolean> {
-    if (this.#closed) throw this.#closed;
-    if (this.#signal?.aborted || this.#tokenFailed || !isRetryable(error, this.#retrySafe)) return false;
+    const lifetime = this.#lifetime;
+    lifetime.throwIfCut();
+    if (lifetime.aborted || this.#tokenFailed || !this.#writes.mayRetry(error)) return false;
     // undefined: the server asked for more than maxServerWaitMs; the call fails with its answer.
     const delayMs = retryDelayMs(error, retryIndex, this.#pipeline.maxServerWaitMs);
-    if (delayMs === undefined || monotonicNow() + delayMs >= this.#deadlineAt) return false;
+    if (delayMs === undefined || !lifetime.endsInTime(delayMs)) return false;
     const logger = this.#pipeline.logger;
     if (logger.enabled('warn')) {
       logger.log('warn', `retrying ${this.#spec.route} in ${Math.round(delayMs)} ms`, {
@@ -401,75 +275,23 @@ export class Call<T> implements Admission {
         reason: error instanceof PartnerError ? error.toJSON() : String(error),
       });
     }
-    await this.#waiting('retry', delayMs, this.#pipeline.sleepers.sleep(delayMs, this.#signal)).catch((failure: unknown) =>
-      Promise.reject(this.#orClosed(failure)),
-    );
+    await this.#waiting('retry', delayMs, lifetime.sleep(this.#pipeline.sleepers, delayMs));
     return true;
-  }
-
-  /**
-   * Admission: the caller's signal, for the limiter. A limiter the client does not own is not
-   * closed with it: the signal then also fires when the client cuts this call.
-   */
-  get signal(): AbortSignal | undefined {
-    if (this.#pipeline.ownsLimiter) return this.#signal;
-    if (this.#admissionSignal) return this.#admissionSignal;
-    const cut = (this.#cutController ??= new AbortController()).signal;
-    this.#admissionSignal = this.#signal ? AbortSignal.any([this.#signal, cut]) : cut;
-    return this.#admissionSignal;
-  }
-
-  /**
-   * Admission: how long this call may wait for the limiter. Once sent, its deadline; before
-   * the first admission, the same budget counted from the first wait, so pacing behind our own
-   * limiter is allowed but no server-imposed pause can hold the call for ever.
-   */
-  get waitDeadline(): number {
-    if (this.#deadlineAt !== 0) return this.#deadlineAt;
-    if (this.#queueDeadline === 0) this.#queueDeadline = monotonicNow() + this.#budgetMs();
-    return this.#queueDeadline;
-  }
-
-  /** Admission: the error of a limiter wait that would outlast the deadline; nothing was sent. */
-  expired(waitMs: number | undefined): TimeoutError {
-    const wait = waitMs === undefined ? '' : ` (${Math.ceil(waitMs)} ms)`;
-    return new TimeoutError(`${this.#spec.route}: the rate-limit wait${wait} would end past the call's deadline`, this.#timeoutMs, {
-      requestNotSent: true,
-    });
-  }
-
-  #budgetMs(): number {
-    return this.#timeoutMs * (this.#maxRetries + 1) + DEADLINE_SLACK_MS;
-  }
-
-  /** Names the route, the attempts made so far and the per-attempt timeout; built only on failure. */
-  #attemptTimedOut(timeoutMs: number): TimeoutError {
-    const sends = this.#sends;
-    const cut = timeoutMs < this.#timeoutMs ? ` (the last cut to ${timeoutMs} ms by the call's deadline)` : '';
-    return new TimeoutError(
-      `${this.#spec.route} timed out after ${sends} ${sends === 1 ? 'attempt' : 'attempts'} of ${this.#timeoutMs} ms each${cut}`,
-      timeoutMs,
-    );
   }
 
   async #send(now: number): Promise<WireResponse> {
     const pipeline = this.#pipeline;
-    if (this.#closed) throw this.#closed;
-    const timeoutMs = Math.min(this.#timeoutMs, this.#deadlineAt - now);
-    // Thrown before sending: this attempt provably never left.
-    if (timeoutMs <= 0) throw new TimeoutError(`${this.#spec.route} ran past its deadline`, this.#timeoutMs, { requestNotSent: true });
+    const lifetime = this.#lifetime;
+    lifetime.checkAttempt(now);
     if (pipeline.logger.enabled('debug')) {
       pipeline.logger.log('debug', `${this.#spec.method} ${this.#path}`, {
         route: this.#spec.route,
         headers: redactHeaders(this.#headers),
       });
     }
-    const controller = new AttemptSignal();
-    this.#controller = controller;
     this.#sends++;
     this.#observation?.attempt(this.#sends, this.#headers);
-    this.#timedOut = false;
-    const timer = setTimeout(onAttemptTimeout, Math.min(timeoutMs, MAX_TIMER_MS), this);
+    const signal = lifetime.beginAttempt();
     try {
       return await pipeline.wire.send({
         method: this.#spec.method,
@@ -477,20 +299,12 @@ export class Call<T> implements Admission {
         path: this.#path,
         headers: this.#headers,
         body: this.#body,
-        signal: controller,
+        signal,
       });
     } catch (error) {
-      if (this.#signal?.aborted) throw this.#signal.reason;
-      // Cut by close() or destroy() while in flight (set by cut(), which the compiler cannot see here).
-      if (this.#closed !== undefined) throw this.#orClosed(error);
-      if (error instanceof PartnerError) throw error;
-      if (this.#timedOut) {
-        throw this.#attemptTimedOut(timeoutMs);
-      }
-      throw toConnectionError(error, pipeline.origin, pipeline.scrubber);
+      throw lifetime.attemptFailure(error, this.#sends, pipeline.origin, pipeline.scrubber);
     } finally {
-      clearTimeout(timer);
-      this.#controller = undefined;
+      lifetime.endAttempt();
     }
   }
 }
