@@ -78,7 +78,11 @@ export function spanFindings(span: ReadableSpan, forbidden: readonly string[]): 
   return findings;
 }
 
-/** The account's values no span may hold, as the sandbox has them now. */
+/**
+ * The account's values no span may hold, as the sandbox has them now. Read from the sandbox's
+ * state: the audit needs every value after each test, and users, devices, orders and old
+ * transactions are known to the API by name only (spec part 4), so no public list holds them all.
+ */
 function accountValues(sandbox: SandboxHandle): string[] {
   const { state } = sandbox.ctx;
   return [

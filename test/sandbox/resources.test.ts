@@ -204,7 +204,8 @@ describe('messaging and numbers', () => {
 
   it('renews a number: the SIM gets a new E.164 number', async () => {
     const { physicalIccid } = s.sandbox.fixtures;
-    const before = s.sandbox.ctx.state.sims.get(physicalIccid)?.phoneNumber;
+    const before = (await get(`/api/v1.1/sims?search=${physicalIccid}`)).body.data[0].phoneNumber as string;
+    expect(before).toMatch(/^\+\d+$/);
     const res = await post(`/api/v1.1/sims/${physicalIccid}/renew-number`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ iccid: physicalIccid, phoneNumber: expect.stringMatching(/^\+61\d{9}$/), previousPhoneNumber: before });

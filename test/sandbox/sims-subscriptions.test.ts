@@ -101,6 +101,9 @@ describe('subscriptions', () => {
     const fallback = await get(`/api/v1.1/sims/${scheduledOnlyIccid}/subscription`);
     expect(fallback.status).toBe(200);
     expect(fallback.body.data.status).toBe('SCHEDULED');
+    // Through the sandbox's state: the API's subscription list shows neither `orderId` nor
+    // `createdAt`, so which of the line's two SCHEDULED subscriptions is the newest is not visible
+    // through it (spec part 2), and that choice is what this test holds.
     const scheduled = s.sandbox.ctx.state.subscriptions.filter((s) => s.iccid === scheduledOnlyIccid);
     const newest = scheduled.reduce((a, b) => (a.createdAt > b.createdAt ? a : b));
     expect(scheduled).toHaveLength(2);

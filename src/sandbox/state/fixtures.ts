@@ -18,6 +18,12 @@ export interface SandboxFixtures {
   scheduledOnlyIccid: string;
   /** SIM whose subscription is ACTIVE (cancel → 201 then 409). */
   activeSubscriptionIccid: string;
+  /** Line whose plan has no voice: voice events to its number are skipped, not delivered. */
+  noVoiceIccid: string;
+  noVoiceNumber: string;
+  /** Line with voice on the same operator and network as `noVoiceIccid`. */
+  voiceIccid: string;
+  voiceNumber: string;
   pricedPlanId: string;
   paygPlanId: string;
   unpricedPlanId: string;
@@ -42,6 +48,10 @@ export function fixturesOf(state: SandboxState): SandboxFixtures {
   };
   const devices = [...state.devices.values()];
   const users = [...state.users.values()];
+  const mute = sims.find(
+    (sim) => !sim.voiceEnabled && sims.some((other) => other.voiceEnabled && other.operator === sim.operator && other.network === sim.network),
+  );
+  const voiced = mute && sims.find((sim) => sim.voiceEnabled && sim.operator === mute.operator && sim.network === mute.network);
   const members = [...state.teamMembers.values()];
   return {
     physicalIccid: at(0).iccid,
@@ -53,6 +63,10 @@ export function fixturesOf(state: SandboxState): SandboxFixtures {
     noSubscriptionIccid: at(4).iccid,
     scheduledOnlyIccid: at(5).iccid,
     activeSubscriptionIccid: at(1).iccid,
+    noVoiceIccid: mute?.iccid ?? '',
+    noVoiceNumber: mute?.phoneNumber ?? '',
+    voiceIccid: voiced?.iccid ?? '',
+    voiceNumber: voiced?.phoneNumber ?? '',
     pricedPlanId: 'Business 5GB',
     paygPlanId: 'Data Pool PAYG',
     unpricedPlanId: 'Legacy Voice 2GB',

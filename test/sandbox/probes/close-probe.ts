@@ -94,4 +94,6 @@ await Promise.all([
 ]);
 await tick(50);
 const after = resources();
+// The sandbox clock's pending timers through its state: once closed, the sandbox answers no
+// request, so GET /_sandbox/stats (which reports the same count) can no longer be asked.
 process.stdout.write(JSON.stringify({ before, during, afterClose, receiverSockets, after, pendingTimers: sandbox.ctx.clock.pendingTimers }));

@@ -188,9 +188,16 @@ describe('inbound event deliveries', () => {
 
 describe('voice events and the plan of the line', () => {
   it('delivers voice events only for lines whose plan includes voice (spec part 4, registration rule 1)', async () => {
-    const sims = [...h.sandbox.ctx.state.sims.values()];
-    const mute = sims.find((sim) => !sim.voiceEnabled)!;
-    const voiced = sims.find((sim) => sim.voiceEnabled && sim.operator === mute.operator && sim.network === mute.network)!;
+    const { noVoiceIccid, voiceIccid } = h.sandbox.fixtures;
+    const lineOf = async (iccid: string) =>
+      (await h.api('GET', `/api/v1.1/sims?search=${iccid}`)).body.data.find((sim: { iccid: string }) => sim.iccid === iccid) as {
+        operator: string;
+        network: string;
+        phoneNumber: string;
+      };
+    const mute = await lineOf(noVoiceIccid);
+    const voiced = await lineOf(voiceIccid);
+    expect([voiced.operator, voiced.network]).toEqual([mute.operator, mute.network]);
     const sink = await receiver();
     await register({ operator: mute.operator, network: mute.network, eventType: 'voice', webhookUrls: { voiceUrl: sink.url } });
     const line = { operator: mute.operator, network: mute.network };

@@ -33,6 +33,8 @@ describe('close()', () => {
 
       // A close that waited for the 10-minute stream would outlast the test's timeout.
       await h.sandbox.close();
+      // Through the state: a closed sandbox answers no request, so the count GET /_sandbox/stats
+      // reports (`pendingTimers`) can only be read there once it has closed.
       expect(h.sandbox.ctx.clock.pendingTimers).toBe(0);
       await waitFor(() => streamClosed, 'the stream socket to close');
       await settle(100);
