@@ -1,6 +1,6 @@
 /**
- * Reads the body once for everyone, and records partner-API requests for GET /_sandbox/requests
- * and the inspector page: a ring buffer of REQUEST_LOG_CAPACITY entries, bodies capped and
+ * Records partner-API requests for GET /_sandbox/requests and the inspector page, with the body
+ * as the body reader (middleware/body.ts) read it: a ring buffer of REQUEST_LOG_CAPACITY entries, bodies capped and
  * credentials masked, so a long run keeps a bounded log.
  */
 import type { MiddlewareHandler } from 'hono';
