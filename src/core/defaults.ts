@@ -1,6 +1,10 @@
 /**
- * Every default number of the SDK, each with why it is what it is. Modules import their defaults
- * from here; the "Default numbers" table of docs/configuration.md is held to this file by a test. Imports nothing.
+ * The default numbers of a call, the token, `wait()`, the webhook receiver and fleet mode, each
+ * with why it is what it is. Modules import these from here; the "Default numbers" table of
+ * docs/configuration.md is held to this file by a test. Not here: the spec's rate limits
+ * (rate-limit.ts), and the defaults of the deduplicator's `leaseMs` and `maxEntries`, of
+ * `maxSignatureHeaderLength` and of the voice stream's options, stated beside those options in
+ * their own modules. Imports nothing.
  */
 
 // ---- One call ----
