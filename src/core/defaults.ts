@@ -3,7 +3,7 @@
  * with why it is what it is. Modules import these from here; the "Default numbers" table of
  * docs/configuration.md is held to this file by a test. Not here: the spec's rate limits
  * (rate-limit.ts), and the defaults of the deduplicator's `leaseMs` and `maxEntries`, of
- * `maxSignatureHeaderLength` and of the voice stream's options, stated beside those options in
+ * `maxHeaderLength` and of the voice stream's options, stated beside those options in
  * their own modules. Imports nothing.
  */
 
