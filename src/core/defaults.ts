@@ -60,7 +60,7 @@ export const MIN_POLL_INTERVAL_MS = 100;
 
 // ---- Webhook receiver ----
 
-/** `tolerance`: how far a signed timestamp may be from now, in seconds (replay window). */
+/** `toleranceSeconds`: how far a signed timestamp may be from now, in seconds (replay window). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 /** `maxBodyBytes`: the largest webhook body read (events are a few kilobytes). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
