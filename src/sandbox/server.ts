@@ -164,11 +164,50 @@ async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res
   }
   const payload = Buffer.from(await response.arrayBuffer());
   headers['content-length'] = String(payload.length);
-  // A body left unread (401 before reading, 413 over the cap) is not kept: node:http discards
-  // what still arrives, and the connection closes after the answer so the sender stops.
-  if (hasBody && !req.complete) headers.connection = 'close';
+  if (hasBody && !req.complete) {
+    // A body left unread (401 before reading, 413 over the cap): the answer goes out whole at
+    // once and says the connection closes, but the socket closes only once the sender has
+    // finished (or passed a bound). Closing with unread bytes pending would reset the
+    // connection, and a sender still writing would see EPIPE instead of reading the answer.
+    headers.connection = 'close';
+    res.writeHead(response.status, headers);
+    res.write(payload);
+    await discardRest(req);
+    res.end();
+    return;
+  }
   res.writeHead(response.status, headers);
   res.end(method === 'HEAD' ? undefined : payload);
+}
+
+/** Bounds on what is read and thrown away of a refused body before the connection closes. */
+const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+const DISCARD_MAX_MS = 10_000;
+
+/** Reads and drops the rest of a request body; resolves at its end, on an error, or past either bound. */
+function discardRest(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const done = (): void => {
+      clearTimeout(timer);
+      req.off('data', count);
+      req.off('end', done);
+      req.off('error', done);
+      req.off('close', done);
+      resolve();
+    };
+    const count = (chunk: Buffer): void => {
+      discarded += chunk.byteLength;
+      if (discarded > DISCARD_MAX_BYTES) done();
+    };
+    const timer = setTimeout(done, DISCARD_MAX_MS);
+    timer.unref();
+    req.on('data', count);
+    req.on('end', done);
+    req.on('error', done);
+    req.on('close', done);
+    req.resume();
+  });
 }
 
 /**
