@@ -44,8 +44,9 @@ const bundled = ['hono'];
 
 // No source maps in the package. Measured on the packed tarball: with maps it is ~757 kB, with
 // maps without sourcesContent still ~438 kB (plus ~114 kB if src/ shipped for them to point at),
-// without maps ~250 kB (before the web build, tracing and fleet mode) against the budget. The output is unminified ESM/CJS that keeps the
-// source's names and structure, so a stack trace into dist/ stays readable without a map.
+// without maps ~250 kB (before the web build, tracing and fleet mode) against the budget. The
+// client's output (every entry but the sandbox, which is minified) is ESM/CJS that keeps the
+// source's names and structure, so a stack trace into the client's dist/ stays readable without a map.
 const sourcemap = false;
 
 /**
