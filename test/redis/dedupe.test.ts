@@ -96,6 +96,7 @@ describe('RedisDedupeStore', () => {
     const store = new RedisDedupeStore({ redis: client, namespace: 'ttl' });
     expect(await store.setIfAbsent('voice.test.completed:vqt_1', 5_000)).toBe(true);
     expect(await store.setIfAbsent('voice.test.completed:vqt_1', 5_000)).toBe(false);
+    // The key and its TTL are what the fleet guide documents: `namespace:dedupe:{type}:{id}`, `ttlMs`.
     const ttl = await client.pttl('ttl:dedupe:voice.test.completed:vqt_1');
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(5_000);
