@@ -3,7 +3,7 @@ import { ApiPromise } from './core/api-promise.js';
 import type { ClientOptions, CloseOptions } from './core/options.js';
 import type { HttpMethod, Query, RequestOptions } from './core/request.js';
 import { RequestValidationError } from './core/errors.js';
-import { HttpTransport } from './core/transport.js';
+import { ClientTransport } from './core/transport.js';
 import { checkRawRequestFields, toWirePath } from './core/validate.js';
 import {
   Auth,
@@ -111,10 +111,10 @@ export class PartnerClient {
   readonly orders: Orders;
   /** End users. */
   readonly users: Users;
-  readonly #transport: HttpTransport;
+  readonly #transport: ClientTransport;
 
   constructor(options: ClientOptions = {}) {
-    const transport = new HttpTransport(options);
+    const transport = new ClientTransport(options);
     this.#transport = transport;
     this.auth = new Auth(transport);
     this.sims = new Sims(transport);

@@ -16,12 +16,12 @@ import { urlParsingAltersPath } from './validate.js';
 import type { Wire, WireResponse } from './wire.js';
 import { WritePolicy, markMayHaveSucceeded } from './write-policy.js';
 
-/** What every call of one client shares; built once, on the first call. */
-export interface Pipeline {
+/** What every call of one client's transport shares: resolved once, on the first call. */
+export interface TransportContext {
   origin: string;
   basePath: string;
   wire: Wire;
-  /** The wire parses the URL (the fetch transport): '.'/'..' segments, even as %2E, would be resolved away. */
+  /** The wire parses the URL (a fetch wire): '.'/'..' segments, even as %2E, would be resolved away. */
   parsesUrls: boolean;
   limiter: RateLimiter | undefined;
   /**
@@ -41,7 +41,7 @@ export interface Pipeline {
   sleepers: Sleepers;
   /** The ceiling on a wait the server asks for (Retry-After); longer ones are not waited. */
   maxServerWaitMs: number;
-  /** The pipeline's one seam for instrumentation; read when each call starts. */
+  /** The transport's one seam for instrumentation; read when each call starts. */
   observer: CallObserver | undefined;
 }
 
@@ -68,11 +68,11 @@ function isUnsent(error: unknown): boolean {
  * re-authentication on 401 inside the attempt (`attempt`) → the retry decision and its wait
  * (`beforeRetry`), driven by `withRetries` (`run`). Why a call ends (its signal, timeouts,
  * deadline, the client's cut) is the call's `CallLifetime`; what may be retried and what a
- * failed write's error says, its `WritePolicy`. Every step reports to the pipeline's observer,
+ * failed write's error says, its `WritePolicy`. Every step reports to the transport's observer,
  * when there is one.
  */
 export class Call<T> {
-  readonly #pipeline: Pipeline;
+  readonly #context: TransportContext;
   readonly #spec: RequestSpec<T>;
   readonly #headers: Record<string, string>;
   readonly #body: string | undefined;
@@ -82,25 +82,31 @@ export class Call<T> {
   readonly #writes: WritePolicy;
   #sends = 0;
   #tokenFailed = false;
-  /** What observes this call (tracing, metrics), when the pipeline has an observer. */
+  /** What observes this call (tracing, metrics), when the transport has an observer. */
   readonly #observation: CallObservation | undefined;
   /** The status of the last answer read, for the observer. */
   #lastStatus: number | undefined;
 
-  constructor(pipeline: Pipeline, spec: RequestSpec<T>, retrySafe?: boolean) {
+  constructor(context: TransportContext, spec: RequestSpec<T>, retrySafe?: boolean) {
     const options = spec.options;
     if (options) checkRequestOptions(options, spec.route);
-    this.#pipeline = pipeline;
+    this.#context = context;
     this.#spec = spec;
-    this.#maxRetries = options?.maxRetries ?? pipeline.maxRetries;
-    this.#path = pipeline.basePath + spec.path + serializeQuery(spec.query);
-    if (pipeline.parsesUrls && urlParsingAltersPath(this.#path)) {
+    this.#maxRetries = options?.maxRetries ?? context.maxRetries;
+    this.#path = context.basePath + spec.path + serializeQuery(spec.query);
+    if (context.parsesUrls && urlParsingAltersPath(this.#path)) {
       throw new RequestValidationError(
-        [{ path: 'path', message: "has a '.' or '..' segment (%2E), which the fetch transport cannot send unchanged; use the default transport" }],
+        [
+          {
+            path: 'path',
+            message:
+              "has a '.' or '..' segment (%2E), which fetch cannot send unchanged (its URL parsing resolves it); send it without the fetch option",
+          },
+        ],
         spec.route,
       );
     }
-    const headers: Record<string, string> = { ...pipeline.baseHeaders };
+    const headers: Record<string, string> = { ...context.baseHeaders };
     if (options?.headers) for (const name in options.headers) headers[name.toLowerCase()] = options.headers[name] as string;
     if (spec.body !== undefined) {
       this.#body = serializeBody(spec.body, spec.route);
@@ -111,15 +117,15 @@ export class Call<T> {
     if (writes.idempotencyKey !== undefined) headers['idempotency-key'] = writes.idempotencyKey;
     this.#headers = headers;
     this.#writes = writes;
-    this.#lifetime = new CallLifetime(spec.route, options?.signal, options?.timeoutMs ?? pipeline.timeoutMs, this.#maxRetries, pipeline.ownsLimiter);
-    const observer = pipeline.observer;
+    this.#lifetime = new CallLifetime(spec.route, options?.signal, options?.timeoutMs ?? context.timeoutMs, this.#maxRetries, context.ownsLimiter);
+    const observer = context.observer;
     this.#observation = observer?.enabled
       ? observer.start({
           kind: spec.route === TOKEN_ROUTE ? 'token' : 'api',
           method: spec.method,
           route: spec.route,
           rawPath: spec.rawPath === true,
-          origin: pipeline.origin,
+          origin: context.origin,
           idempotencyKey: writes.idempotencyKey !== undefined,
         })
       : undefined;
@@ -147,7 +153,7 @@ export class Call<T> {
       status: result ? result.response.status : this.#lastStatus,
       attempts: this.#sends,
       replayed: result?.response.idempotencyReplayed ?? false,
-      validated: this.#pipeline.validate || this.#spec.alwaysValidate === true,
+      validated: this.#context.validate || this.#spec.alwaysValidate === true,
     });
   }
 
@@ -165,7 +171,7 @@ export class Call<T> {
   }
 
   async attempt(): Promise<ApiResult<T>> {
-    const pipeline = this.#pipeline;
+    const context = this.#context;
     const spec = this.#spec;
     const lifetime = this.#lifetime;
     let replayed = false;
@@ -177,10 +183,10 @@ export class Call<T> {
       // wait behind a slot this call already holds.
       let token: string | undefined;
       if (spec.auth) {
-        token = pipeline.tokens.current() ?? (await this.#fetchToken());
+        token = context.tokens.current() ?? (await this.#fetchToken());
         this.#headers['authorization'] = `Bearer ${token}`;
       }
-      const limiter = pipeline.limiter;
+      const limiter = context.limiter;
       if (limiter) {
         const admitted = limiter.acquire(spec.route, lifetime);
         if (admitted) await this.#waiting('rate-limit', undefined, lifetime.admission(admitted));
@@ -206,20 +212,20 @@ export class Call<T> {
         // spec part 5 rule 3: re-authenticate once and replay once.
         this.#observation?.attemptEnd(this.#sends, { status: 401, error: undefined });
         replayed = true;
-        pipeline.tokens.invalidate(token);
-        pipeline.logger.log('info', 'token refused; re-authenticating once', { route: spec.route });
+        context.tokens.invalidate(token);
+        context.logger.log('info', 'token refused; re-authenticating once', { route: spec.route });
         continue;
       }
       try {
-        const result = unwrap(response.body, info, spec, pipeline.validate || spec.alwaysValidate === true, pipeline.scrubber);
+        const result = unwrap(response.body, info, spec, context.validate || spec.alwaysValidate === true, context.scrubber);
         this.#observation?.attemptEnd(this.#sends, { status: response.status, error: undefined });
         return result;
       } catch (error) {
         this.#observation?.attemptEnd(this.#sends, { status: response.status, error });
-        if (error instanceof RateLimitError && pipeline.limiter) {
+        if (error instanceof RateLimitError && context.limiter) {
           // A 429 holds the whole endpoint, not only this call (spec part 8 rules 1 and 3);
           // the limiter refuses calls meeting more than maxServerWaitMs of it.
-          pipeline.limiter.pause(spec.route, (error.retryAfterSeconds ?? 1) * 1000);
+          context.limiter.pause(spec.route, (error.retryAfterSeconds ?? 1) * 1000);
         }
         if (this.#writes.awaitsOriginal(error, this.#sends)) {
           // Asked again with the same key until the original's answer is replayed, within the deadline.
@@ -235,10 +241,10 @@ export class Call<T> {
     const lifetime = this.#lifetime;
     const delayMs = Math.min(IN_FLIGHT_FIRST_WAIT_MS * 2 ** waits, IN_FLIGHT_MAX_WAIT_MS);
     if (!lifetime.endsInTime(delayMs)) throw this.#originalStillInFlight();
-    this.#pipeline.logger.log('info', `${this.#spec.route}: the original request is still in progress; asking again`, {
+    this.#context.logger.log('info', `${this.#spec.route}: the original request is still in progress; asking again`, {
       route: this.#spec.route,
     });
-    await this.#waiting('in-flight-original', delayMs, lifetime.sleep(this.#pipeline.sleepers, delayMs));
+    await this.#waiting('in-flight-original', delayMs, lifetime.sleep(this.#context.sleepers, delayMs));
     if (lifetime.pastDeadline()) throw this.#originalStillInFlight();
   }
 
@@ -252,7 +258,7 @@ export class Call<T> {
   /** The exchange retries on its own; its failure is final for this call, or retries would multiply. */
   async #fetchToken(): Promise<string> {
     try {
-      return await this.#pipeline.tokens.fetch(this.#lifetime.callerSignal);
+      return await this.#context.tokens.fetch(this.#lifetime.callerSignal);
     } catch (error) {
       this.#tokenFailed = true;
       throw this.#lifetime.orClosed(error);
@@ -264,9 +270,9 @@ export class Call<T> {
     lifetime.throwIfCut();
     if (lifetime.aborted || this.#tokenFailed || !this.#writes.mayRetry(error)) return false;
     // undefined: the server asked for more than maxServerWaitMs; the call fails with its answer.
-    const delayMs = retryDelayMs(error, retryIndex, this.#pipeline.maxServerWaitMs);
+    const delayMs = retryDelayMs(error, retryIndex, this.#context.maxServerWaitMs);
     if (delayMs === undefined || !lifetime.endsInTime(delayMs)) return false;
-    const logger = this.#pipeline.logger;
+    const logger = this.#context.logger;
     if (logger.enabled('warn')) {
       logger.log('warn', `retrying ${this.#spec.route} in ${Math.round(delayMs)} ms`, {
         route: this.#spec.route,
@@ -275,16 +281,16 @@ export class Call<T> {
         reason: error instanceof PartnerError ? error.toJSON() : String(error),
       });
     }
-    await this.#waiting('retry', delayMs, lifetime.sleep(this.#pipeline.sleepers, delayMs));
+    await this.#waiting('retry', delayMs, lifetime.sleep(this.#context.sleepers, delayMs));
     return true;
   }
 
   async #send(now: number): Promise<WireResponse> {
-    const pipeline = this.#pipeline;
+    const context = this.#context;
     const lifetime = this.#lifetime;
     lifetime.checkAttempt(now);
-    if (pipeline.logger.enabled('debug')) {
-      pipeline.logger.log('debug', `${this.#spec.method} ${this.#path}`, {
+    if (context.logger.enabled('debug')) {
+      context.logger.log('debug', `${this.#spec.method} ${this.#path}`, {
         route: this.#spec.route,
         headers: redactHeaders(this.#headers),
       });
@@ -293,16 +299,16 @@ export class Call<T> {
     this.#observation?.attempt(this.#sends, this.#headers);
     const signal = lifetime.beginAttempt();
     try {
-      return await pipeline.wire.send({
+      return await context.wire.send({
         method: this.#spec.method,
-        origin: pipeline.origin,
+        origin: context.origin,
         path: this.#path,
         headers: this.#headers,
         body: this.#body,
         signal,
       });
     } catch (error) {
-      throw lifetime.attemptFailure(error, this.#sends, pipeline.origin, pipeline.scrubber);
+      throw lifetime.attemptFailure(error, this.#sends, context.origin, context.scrubber);
     } finally {
       lifetime.endAttempt();
     }

@@ -1,6 +1,6 @@
 import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
 import { TOKEN_PATH, TokenManager } from './auth.js';
-import { Call, type Pipeline } from './call.js';
+import { Call, type TransportContext } from './call.js';
 import { baseUrlPathProblem, checkClientOptions, checkCloseOptions } from './config.js';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { ClientClosedError, ConfigurationError } from './errors.js';
@@ -35,16 +35,16 @@ function safeUrl(value: string | undefined): string | undefined {
 }
 
 /**
- * The one pipeline every call goes through (auth → limiter → retry → wire → envelope).
- * Construction only copies options: the base URL, credentials, connection pool and limiter are
- * resolved and created on the first call, so a client costs little until used.
+ * The client's transport: the one path every call goes through (auth → limiter → retry → wire →
+ * envelope). Construction only copies options: the base URL, credentials, wire and limiter are
+ * resolved into its context on the first call, so a client costs little until used.
  */
-export class HttpTransport implements Transport {
+export class ClientTransport implements Transport {
   readonly #options: Readonly<ClientOptions>;
   #key: string | undefined;
   #secret: string | undefined;
-  #pipeline: Pipeline | undefined;
-  /** Outlives the pipeline: errors built after `close()` are scrubbed too. */
+  #context: TransportContext | undefined;
+  /** Outlives the context: errors built after `close()` are scrubbed too. */
   #scrubber: Scrubber | undefined;
   /** Set by close() or destroy(): new calls are refused. */
   #closing = false;
@@ -53,7 +53,7 @@ export class HttpTransport implements Transport {
   /** Every call started and not yet settled, the token exchanges included. */
   readonly #active = new Set<Call<unknown>>();
   #drained: (() => void) | undefined;
-  /** The pipeline's one observer (diagnostics channels, spans, metrics), built on first use. */
+  /** The transport's one observer (diagnostics channels, spans, metrics), built on first use. */
   #observer: CallObserver | null | undefined;
   /** The sleeps between the polls of `wait()`: no call runs then, so close() ends them as destroy() does. */
   readonly #pollSleeps = new Sleepers();
@@ -73,7 +73,7 @@ export class HttpTransport implements Transport {
     // Every failure, configuration included, arrives as a rejection, never as a synchronous throw.
     try {
       if (this.#closing) throw this.#refused(spec.route);
-      return this.#track(new Call(this.#pipeline ?? this.#build(), spec));
+      return this.#track(new Call(this.#context ?? this.#build(), spec));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -127,13 +127,13 @@ export class HttpTransport implements Transport {
 
   #cutAll(why: string): void {
     this.#cut = true;
-    const pipeline = this.#pipeline;
+    const context = this.#context;
     for (const call of this.#active) call.cut(why);
-    if (!pipeline) return;
+    if (!context) return;
     // Waits of cut calls reject here; each call reports its own ClientClosedError.
     const reason = new ClientClosedError(why);
-    pipeline.sleepers.close(reason);
-    if (pipeline.ownsLimiter) pipeline.limiter?.close();
+    context.sleepers.close(reason);
+    if (context.ownsLimiter) context.limiter?.close();
   }
 
   async #shutDown(timeoutMs: number): Promise<void> {
@@ -146,12 +146,12 @@ export class HttpTransport implements Transport {
       await drained;
       clearTimeout(timer);
     }
-    const pipeline = this.#pipeline;
-    this.#pipeline = undefined;
-    if (!pipeline) return;
-    pipeline.sleepers.close(new ClientClosedError('the client is closed'));
-    if (pipeline.ownsLimiter) pipeline.limiter?.close();
-    await pipeline.wire.close();
+    const context = this.#context;
+    this.#context = undefined;
+    if (!context) return;
+    context.sleepers.close(new ClientClosedError('the client is closed'));
+    if (context.ownsLimiter) context.limiter?.close();
+    await context.wire.close();
   }
 
   sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -178,7 +178,7 @@ export class HttpTransport implements Transport {
     return observer?.enabled ? observer.startTransactionWait?.({ operation }) : undefined;
   }
 
-  #build(): Pipeline {
+  #build(): TransportContext {
     if (this.#closing) throw new ClientClosedError('the client is closed');
     const options = this.#options;
     const baseUrl = options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL');
@@ -208,7 +208,7 @@ export class HttpTransport implements Transport {
       limiter = new LocalRateLimiter(options.rateLimit, maxServerWaitMs);
       ownsLimiter = true;
     }
-    const pipeline: Pipeline = {
+    const context: TransportContext = {
       origin: url.origin,
       basePath: url.pathname.replace(/\/+$/, ''),
       wire,
@@ -233,9 +233,9 @@ export class HttpTransport implements Transport {
       maxServerWaitMs,
       observer: this.#observe(),
     };
-    if (!ownsLimiter && limiter?.attach) limiter.attach(this.#limiterContext(url.origin, pipeline.logger, maxServerWaitMs));
-    this.#pipeline = pipeline;
-    return pipeline;
+    if (!ownsLimiter && limiter?.attach) limiter.attach(this.#limiterContext(url.origin, context.logger, maxServerWaitMs));
+    this.#context = context;
+    return context;
   }
 
   /** The API key: the option, else PARTNER_API_KEY read once. */
@@ -261,7 +261,7 @@ export class HttpTransport implements Transport {
   exchangeToken(options?: RequestOptions): Promise<ApiResult<TokenResponse>> {
     try {
       if (this.#closing) throw this.#refused(`POST ${TOKEN_PATH}`);
-      if (!this.#pipeline) this.#build();
+      if (!this.#context) this.#build();
     } catch (error) {
       return Promise.reject(error);
     }
@@ -269,8 +269,8 @@ export class HttpTransport implements Transport {
   }
 
   #runExchange(options: RequestOptions | undefined): Promise<ApiResult<TokenResponse>> {
-    const pipeline = this.#pipeline;
-    if (!pipeline || this.#cut) return Promise.reject(this.#refused(`POST ${TOKEN_PATH}`));
+    const context = this.#context;
+    if (!context || this.#cut) return Promise.reject(this.#refused(`POST ${TOKEN_PATH}`));
     this.#apiKey();
     this.#secret ??= fromEnv('PARTNER_API_SECRET');
     if (!this.#key || !this.#secret) {
@@ -278,8 +278,8 @@ export class HttpTransport implements Transport {
         new ConfigurationError('key and secret are required: pass them to the client or set PARTNER_API_KEY and PARTNER_API_SECRET'),
       );
     }
-    pipeline.scrubber.add(this.#key);
-    pipeline.scrubber.add(this.#secret);
+    context.scrubber.add(this.#key);
+    context.scrubber.add(this.#secret);
     const spec: RequestSpec<TokenResponse> = {
       method: 'POST',
       path: TOKEN_PATH,
@@ -294,7 +294,7 @@ export class HttpTransport implements Transport {
       options,
     };
     // The exchange has no side effect, so it is retried like a read.
-    return this.#track(new Call(pipeline, spec, true));
+    return this.#track(new Call(context, spec, true));
   }
 
   /** Only what is safe to print: never the key, the secret, the token or credentials in the URL. */

@@ -57,7 +57,7 @@ export interface Wire {
 
 export { DEFAULT_MAX_RESPONSE_BYTES } from './defaults.js';
 
-/** undici's code for an answer whose headers exceed its parser's limit (both transports). */
+/** undici's code for an answer whose headers exceed its parser's limit (both wires). */
 export const HEADERS_OVERFLOW = 'UND_ERR_HEADERS_OVERFLOW';
 
 /** The origin a redirect points to, resolved against the request; undefined when there is none. */
