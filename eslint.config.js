@@ -19,7 +19,7 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
       ],
-      // Records are declared `interface Sim extends z.infer<typeof schema> {}` so that editors and
+      // Records are declared `interface Sim extends z.infer<ReturnType<typeof simSchema>> {}` so that editors and
       // declaration files show the name rather than the expanded object type; an interface
       // extending exactly one type is that idiom, anything emptier is still refused.
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
