@@ -388,7 +388,7 @@ function resolveFaults(value: unknown, sandboxSeed: number): ResolvedFaults {
   const rates = Object.fromEntries(
     RATE_NAMES.map((name) => [name, numberOption(`faults.${name}`, input[name], NUMBER_RULES['faults.rate'], 0)]),
   ) as Record<(typeof RATE_NAMES)[number], number>;
-  // These shapes share one die (force.ts), so together they cannot exceed every request.
+  // These shapes share one die (middleware/force.ts), so together they cannot exceed every request.
   const shared = rates.resetAfterRate + rates.unavailableRate + rates.gatewayRate + rates.throttleRate + rates.hangRate;
   if (shared > 1 + 1e-9) {
     throw new RangeError(
