@@ -22,7 +22,7 @@ const rows: Record<string, keyof typeof defaults> = {
   '`wait()` `pollIntervalMs`': 'DEFAULT_POLL_INTERVAL_MS',
   '`wait()` `maxPollIntervalMs`': 'DEFAULT_MAX_POLL_INTERVAL_MS',
   'poll interval floor': 'MIN_POLL_INTERVAL_MS',
-  'webhook `tolerance`': 'DEFAULT_TOLERANCE_SECONDS',
+  'webhook `toleranceSeconds`': 'DEFAULT_TOLERANCE_SECONDS',
   'webhook `maxBodyBytes`': 'DEFAULT_MAX_BODY_BYTES',
   'dedupe `ttlMs`': 'DEFAULT_DEDUPE_TTL_MS',
   'fleet store timeout': 'STORE_COMMAND_TIMEOUT_MS',

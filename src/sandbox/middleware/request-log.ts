@@ -8,7 +8,7 @@ import type { SandboxContext, SandboxCtx, SandboxEnv } from '../context.js';
 import { maskUrlCredentials } from '../mask-url.js';
 import { ACCOUNT_LIMIT, endpointKey } from './rate-limit.js';
 
-/** Secrets never leave the sandbox in the log (team rule: no credentials in logs). */
+/** Secrets never leave the sandbox in the log: no credential is logged. */
 const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'set-cookie']);
 /** Credential fields wherever they sit: the token exchange's key/secret and token, a webhook's credential. */
 const REDACTED_BODY_FIELDS = new Set(['secret', 'key', 'signingSecret', 'password', 'token', 'username', 'access_token']);
