@@ -1,47 +1,20 @@
 import { execFile, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { compileScripts } from '../helpers/bundle.js';
+import { buildBin, root } from './cli/built-bin.js';
 import { bannerOf } from './helpers.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const builds: string[] = [];
+const removals: Array<() => Promise<void>> = [];
 afterAll(async () => {
-  await Promise.all(builds.map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(removals.map((remove) => remove()));
 });
-
-interface TsupEntry {
-  entry: Record<string, string>;
-  [option: string]: unknown;
-}
-
-/**
- * Builds the bin and the sandbox entry with the package's own tsup config (no declarations) into a private folder, so the
- * test checks the `partner-sandbox` bin that `npm pack` ships, next to the sandbox entry it
- * imports, without touching the shared dist/. The folder sits under node_modules so the bundle
- * resolves its dependencies like the installed bin.
- */
-async function buildBin(): Promise<string> {
-  const { build } = await import('tsup');
-  const configs = (await import(pathToFileURL(join(root, 'tsup.config.ts')).href)).default as TsupEntry[];
-  if (!configs.some((config) => 'sandbox/cli' in config.entry)) throw new Error('tsup.config.ts has no sandbox/cli entry');
-  const cache = join(root, 'node_modules', '.cache');
-  await mkdir(cache, { recursive: true });
-  const outDir = await mkdtemp(join(cache, 'partner-sandbox-bin-'));
-  builds.push(outDir);
-  // Only what the bin runs: itself and the sandbox entry it imports (not the client's builds).
-  const needed = configs.filter((config) => 'sandbox/cli' in config.entry || 'sandbox/index' in config.entry);
-  for (const config of needed) await build({ ...config, outDir, dts: false, clean: false, sourcemap: false, silent: true, config: false });
-  return join(outDir, 'sandbox', 'cli.js');
-}
 
 describe('partner-sandbox command', () => {
   it('is an executable with a node shebang that prints the URL and both credentials, serves, and stops on Ctrl-C (SIGINT)', async () => {
-    const bin = await buildBin();
+    const { bin, remove } = await buildBin();
+    removals.push(remove);
     expect(statSync(bin).mode & 0o111).not.toBe(0);
     // Spawned as a file, not through node: only the shebang and the executable bit make it run.
     const child = spawn(bin, ['--port', '0', '--seed', '42'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });

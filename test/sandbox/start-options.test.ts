@@ -82,7 +82,7 @@ const BAD_NOW: unknown[] = [
 /** An options object with `value` at `path` (`limits.maxBodyBytes` → { limits: { maxBodyBytes } }). */
 function at(path: string, value: unknown): StartSandboxOptions {
   const [head, tail] = path.split('.') as [string, string | undefined];
-  return (tail === undefined ? { [head]: value } : { [head]: { [tail]: value } });
+  return tail === undefined ? { [head]: value } : { [head]: { [tail]: value } };
 }
 
 interface Case {
