@@ -216,6 +216,10 @@ function discardRest(req: IncomingMessage): Promise<void> {
  * It answers only requests whose `Host` is loopback, `host` or one of `allowedHosts`, and its
  * control routes refuse requests a browser sent from a page of another origin.
  *
+ * Rejects, before anything listens, with a `TypeError` (a value of the wrong type, an unknown
+ * option) or a `RangeError` (a value out of range, a `host` off loopback without
+ * `exposeOnNetwork`) naming the option; with the listen error when the port is in use.
+ *
  * @example
  * ```ts
  * import { PartnerClient } from 'mobile-partner-sdk';
