@@ -30,7 +30,7 @@ export interface CallObserver {
 }
 
 /** The client's instruments, each reported on its own when its guest code fails. */
-export type InstrumentName = 'diagnostics' | 'tracing' | 'metrics';
+type InstrumentName = 'diagnostics' | 'tracing' | 'metrics';
 
 /** Reports a failure of an instrument's guest code; never throws. */
 export type ReportFailure = (error: unknown) => void;
