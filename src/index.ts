@@ -84,6 +84,7 @@ export type {
   WebhookDeletion,
   WebhookDelivery,
   WebhookDeliveryListParams,
+  WebhookListParams,
   WebhookRegistration,
   WebhookRegistrationWithSecret,
   WebhookTestResult,
@@ -107,11 +108,13 @@ export type {
   SmsEventData,
   UnknownEvent,
   VoiceEvent,
+  VoiceEventData,
   VoiceTestCompletedData,
   VoiceTestCompletedEvent,
   WebhookEvent,
   WebhookEventBase,
   WebhookEventType,
   WebhookTestEvent,
+  WebhookTestEventData,
 } from './webhooks/event-types.js';
 export type { ApiResult } from './core/request.js';

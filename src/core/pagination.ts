@@ -14,7 +14,8 @@ function readMeta(meta: Record<string, unknown> | undefined): PageMeta | undefin
   if (!meta) return undefined;
   const { page, pageSize, total, totalPages } = meta;
   if (!isCount(page) || !isCount(pageSize) || !isCount(total) || !isCount(totalPages)) return undefined;
-  return meta as PageMeta;
+  // The object as sent (a member the type does not name stays readable at runtime).
+  return meta as unknown as PageMeta;
 }
 
 /**

@@ -96,13 +96,15 @@ export interface ResponseInfo {
   idempotencyReplayed: boolean;
 }
 
-/** Envelope `meta` (spec part 2). */
+/**
+ * Envelope `meta` of a list (spec part 2). Typed exactly: any other member the server sends is
+ * kept at runtime but not in the type, so a misspelt count does not compile.
+ */
 export interface PageMeta {
   page: number;
   pageSize: number;
   total: number;
   totalPages: number;
-  [key: string]: unknown;
 }
 
 /** One finished call, as the transport hands it back. */

@@ -1,16 +1,18 @@
 import { PagePromise } from '../core/pagination.js';
 import type { Query, RequestOptions, Transport } from '../core/request.js';
 import { toRequestSpec } from '../core/request.js';
+import { checkRequestOptions } from '../core/config.js';
 import { parseInput } from '../core/validate.js';
 import { type Endpoint, routeKey } from './endpoint.js';
 
 /**
- * Pages of a list that may answer a plain array without page meta (the delivery log: spec part 4
- * shows it with filters only, part 1 rule 5 gives every list page/pageSize and meta). An answer
- * with meta is walked page by page like any list. An answer without meta is the whole list, one
- * page: a server that ignores `page` would answer the same records to page 2, 3, … forever, so no
- * next page is ever asked of it. `pageSize` is therefore kept out of the pages' own query (whose
- * full page would otherwise read as "maybe more") and added to each request here.
+ * Pages of a list that may answer a plain array without page meta (the registrations and the
+ * delivery log: spec part 4 shows them without paging, part 1 rule 5 gives every list page,
+ * pageSize and meta). An answer with meta is walked page by page like any list. An answer
+ * without meta is the whole list, one page: a server that ignores `page` would answer the same
+ * records to page 2, 3, … forever, so no next page is ever asked of it. `pageSize` is therefore
+ * kept out of the pages' own query (whose full page would otherwise read as "maybe more") and
+ * added to each request here.
  */
 export function pagesByMeta<T>(
   transport: Transport,
@@ -19,6 +21,8 @@ export function pagesByMeta<T>(
   options: RequestOptions | undefined,
 ): PagePromise<T> {
   try {
+    // Checked once, before the first page: a bad signal would otherwise fail inside AbortSignal.any.
+    if (options) checkRequestOptions(options, routeKey(route));
     const query: Query = route.query ? parseInput(route.query, params ?? {}, routeKey(route)) : {};
     const { pageSize, ...pageQuery } = query;
     return PagePromise.from<T>((next, signal) => {

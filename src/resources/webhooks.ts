@@ -7,6 +7,7 @@ import {
   type WebhookDeletion,
   type WebhookDelivery,
   type WebhookDeliveryListParams,
+  type WebhookListParams,
   type WebhookRegistration,
   type WebhookRegistrationWithSecret,
   type WebhookTestResult,
@@ -16,6 +17,7 @@ import {
   webhookDeliveryListParamsSchema,
   webhookDeliveryListSchema,
   webhookDeliverySchema,
+  webhookListParamsSchema,
   webhookRegistrationListSchema,
   webhookRegistrationSchema,
   webhookRegistrationWithSecretSchema,
@@ -38,12 +40,15 @@ const createWebhook: Endpoint<WebhookRegistrationWithSecret> = {
   },
 };
 
-/** Not paginated in the spec (no page/pageSize shown): the whole array. */
+/** Paged like every list (spec part 1 rule 5), though part 4 shows no paging for it. */
 const listWebhooks: Endpoint<WebhookRegistration[]> = {
   method: 'GET',
   path: '/api/v1.1/webhooks',
   get schema() {
     return webhookRegistrationListSchema();
+  },
+  get query() {
+    return webhookListParamsSchema();
   },
 };
 
@@ -148,9 +153,12 @@ export class Webhooks extends Resource {
     return this.call(createWebhook, { body, options });
   }
 
-  /** Every registration of the account (not paginated); signing secrets are never returned. */
-  list(options?: RequestOptions): ApiPromise<WebhookRegistration[]> {
-    return this.call(listWebhooks, { options });
+  /**
+   * A page of the account's registrations; `for await` walks all of them. Signing secrets are
+   * never returned. A plain array answer (no meta) is the whole list, one page.
+   */
+  list(params?: WebhookListParams, options?: RequestOptions): PagePromise<WebhookRegistration> {
+    return pagesByMeta(this.transport, listWebhooks, params, options);
   }
 
   /** One registration; 404 WEBHOOK_NOT_FOUND. */

@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { suggestedBody } from './common.js';
+import { answerObject, suggestedBody } from './common.js';
 
 /** Credit balance (spec part 2): one amount per currency. */
 export const creditBalanceSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** One entry per currency: `{ currency, amount }`, the currency a lower-case code. */
-    creditBalance: z.array(z.looseObject({ currency: z.string(), amount: z.number() })),
+    creditBalance: z.array(answerObject({ currency: z.string(), amount: z.number() })),
   }),
 );
 

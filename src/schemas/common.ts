@@ -13,6 +13,19 @@ export function openEnum<const T extends readonly [string, ...string[]]>(_known:
   return z.string();
 }
 
+/**
+ * The schema of an answer object: parsed loosely, typed exactly. A field the SDK does not declare
+ * (one a newer server added) reaches the caller at runtime, as sent; the inferred type has the
+ * declared fields only, without the `[k: string]: unknown` of `z.looseObject`, so that reading a
+ * misspelt field (`sim.iccd`) is a compile error rather than an `unknown`. `.extend()` and
+ * `.partial()` keep the loose parsing (zod copies the definition, its catchall included).
+ */
+export function answerObject<const S extends z.ZodRawShape>(shape: S): z.ZodObject<S, z.core.$strip> {
+  // The declared return type is what makes the inferred type exact; zod accepts the loose
+  // schema where the strip one is declared, since the two differ only in their config.
+  return z.looseObject(shape);
+}
+
 /** ISO 8601 timestamps are kept as strings: no Date transform on the hot path (spec part 1 rule 4). */
 export const timestamp = lazy(() => z.string());
 
@@ -21,7 +34,7 @@ export const timestamp = lazy(() => z.string());
  * poll. Fields beyond these two are not shown and are kept as sent.
  */
 export const asyncAcceptanceSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The transaction to poll: `handle.wait()`, or `client.transactions.retrieve(transactionId)`. */
     transactionId: z.string(),
     /** The path of the transaction's status, as the server named it. */
@@ -32,10 +45,17 @@ export const asyncAcceptanceSchema = lazy(() =>
 /** What an asynchronous operation answers first: the transaction to poll (spec part 1 rule 7). */
 export interface AsyncAcceptance extends z.infer<ReturnType<typeof asyncAcceptanceSchema>> {}
 
-/** A record whose fields the spec does not show: an object, every field kept, any JSON value in each. */
-export const openObjectSchema = lazy(() => z.looseObject({}));
-
-export type OpenObject = z.infer<ReturnType<typeof openObjectSchema>>;
+/**
+ * The answer object of a record whose fields the spec does not show. The fields named are the
+ * ones the sandbox answers (docs/shapes.md): typed `unknown` (any JSON value is kept, so a guess
+ * never fails an answer; narrow before use) and optional; every other field is kept as sent too,
+ * and read through a cast. The type holds the names only, so that a misspelt one does not compile.
+ */
+export function notShownRecord<const K extends readonly string[]>(names: K) {
+  const shape: Record<string, z.ZodOptional<z.ZodUnknown>> = {};
+  for (const name of names) shape[name] = z.unknown().optional();
+  return answerObject(shape as { [N in K[number]]: z.ZodOptional<z.ZodUnknown> });
+}
 
 /**
  * A value whose shape the spec does not show; any JSON value is accepted and kept as sent, so a

@@ -1,13 +1,14 @@
 import * as z from 'zod';
+import { answerObject } from './common.js';
 import { lazy } from './lazy.js';
 
 /** Device assignment (spec part 2). */
 export const deviceAssignmentSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The device's IMEI (or MEID). */
     imei: z.string(),
     /** The end user it is now assigned to. */
-    assignedTo: z.looseObject({ name: z.string(), email: z.string() }),
+    assignedTo: answerObject({ name: z.string(), email: z.string() }),
   }),
 );
 

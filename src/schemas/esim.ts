@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { suggestedBody } from './common.js';
+import { answerObject, suggestedBody } from './common.js';
 
 /** eSIM activation (spec part 2); activationCode is null when it was never persisted. */
 export const esimActivationSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The eSIM. */
     iccid: z.string(),
     /** Where the activation QR code image is. */
@@ -34,7 +34,7 @@ export interface EsimProvisionParams extends z.input<ReturnType<typeof esimProvi
 
 /** Result of a COMPLETED provisioning transaction (spec part 2: mdn, iccid and qrCode). */
 export const esimProvisioningResultSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The new line's number (MDN). */
     mdn: z.string(),
     /** The provisioned eSIM. */

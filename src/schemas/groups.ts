@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { openEnum } from './common.js';
+import { answerObject, openEnum } from './common.js';
 
 /** SIM group (spec part 2); name is an exact, case-sensitive key. */
 export const simGroupSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The group's exact, case-sensitive name: its id. */
     name: z.string(),
     /** The group's spend limit, in `currency`. */
@@ -23,7 +23,7 @@ export interface SimGroup extends z.infer<ReturnType<typeof simGroupSchema>> {}
 
 /** User group deletion (spec part 2): a soft delete, status DELETED. */
 export const userGroupDeletionSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The deleted group's name. */
     name: z.string(),
     /** `DELETED`: a soft delete. */

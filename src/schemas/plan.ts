@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { notShown, type OpenObject, openEnum, openObjectSchema, suggestedBody } from './common.js';
+import { answerObject, notShown, notShownRecord, openEnum, suggestedBody } from './common.js';
 
 const PLAN_TYPES = ['FLAT_RATE', 'PAY_AS_YOU_GO'] as const;
 
 /** Plan (spec part 2). The inner shape of both pricing objects is not shown, so either may be any JSON value. */
 export const planSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The plan's display name, which is also its id (`plans.retrieve()`, `planId` of purchases). */
     productId: z.string(),
     /** What the plan offers, in words. */
@@ -18,7 +18,7 @@ export const planSchema = lazy(() =>
     /** How many days the plan is valid for. */
     validityDays: z.number(),
     /** The data allowance, e.g. `{ value: 5, unit: 'GB' }`. */
-    data: z.looseObject({ value: z.number(), unit: z.string() }),
+    data: answerObject({ value: z.number(), unit: z.string() }),
     /** Voice minutes included. */
     voiceMinutes: z.number(),
     /** SMS included. */
@@ -58,8 +58,8 @@ export const planPurchaseParamsSchema = lazy(() =>
 /** Body of `plans.purchase()` and `plans.purchaseAsync()`: suggested fields, none required (shape not shown). */
 export interface PlanPurchaseParams extends z.input<ReturnType<typeof planPurchaseParamsSchema>> {}
 
-/** Result of the synchronous purchase: not shown; an object whose fields are kept as sent. */
-export const planPurchaseSchema = openObjectSchema;
+/** Result of the synchronous purchase: not shown; the sandbox's order fields are named, every field is kept as sent. */
+export const planPurchaseSchema = lazy(() => notShownRecord(['orderId', 'iccid', 'planId', 'status', 'amount', 'currency', 'createdAt']));
 
-/** Answer of `plans.purchase()`: not shown, every field kept as sent. */
-export interface PlanPurchase extends OpenObject {}
+/** Answer of `plans.purchase()`: not shown; the sandbox's order fields, any JSON value each (see docs/shapes.md). */
+export interface PlanPurchase extends z.infer<ReturnType<typeof planPurchaseSchema>> {}

@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { e164, type OpenObject, openEnum, openObjectSchema, paginationParams, suggestedBody, timestamp } from './common.js';
+import { answerObject, e164, notShownRecord, openEnum, paginationParams, suggestedBody, timestamp } from './common.js';
 
 const PORT_IN_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
 
 /** Port-in request (spec part 2). */
 const portInSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The number being brought in, E.164. */
     portInNumber: z.string(),
     /** Where the port-in stands; a status the SDK does not know yet passes through as a string. */
@@ -47,11 +47,11 @@ export const portInEligibilityParamsSchema = lazy(() =>
 /** Body of `portIns.checkEligibility()`: suggested fields, none required (shape not shown). */
 export interface PortInEligibilityParams extends z.input<ReturnType<typeof portInEligibilityParamsSchema>> {}
 
-/** Eligibility answer: not shown; an object whose fields are kept as sent. */
-export const portInEligibilitySchema = openObjectSchema;
+/** Eligibility answer: not shown; the sandbox's fields are named, every field is kept as sent. */
+export const portInEligibilitySchema = lazy(() => notShownRecord(['portInNumber', 'eligible', 'reason']));
 
-/** Answer of `portIns.checkEligibility()`: not shown, every field kept as sent. */
-export interface PortInEligibility extends OpenObject {}
+/** Answer of `portIns.checkEligibility()`: not shown; the sandbox's fields, any JSON value each (see docs/shapes.md). */
+export interface PortInEligibility extends z.infer<ReturnType<typeof portInEligibilitySchema>> {}
 
 /**
  * Body of POST /api/v3/port-in: not shown (spec part 4, known by name only). Suggested: the

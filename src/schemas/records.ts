@@ -1,15 +1,15 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { type OpenObject, openObjectSchema, paginationParams } from './common.js';
+import { notShownRecord, paginationParams } from './common.js';
 
 /**
- * Records whose fields the spec does not show (user, order: spec part 2): objects whose every
- * field is kept as sent, whatever its JSON value.
+ * Records whose fields the spec does not show (user, order: spec part 2): the sandbox's fields
+ * are named, any JSON value each; every field is kept as sent.
  */
-const userSchema = openObjectSchema;
+const userSchema = lazy(() => notShownRecord(['email', 'name', 'department', 'createdAt']));
 
-/** An end user (employee) record: its fields are not shown, every field kept as sent. */
-export interface User extends OpenObject {}
+/** An end user (employee) record: not shown; the sandbox's fields, any JSON value each (see docs/shapes.md). */
+export interface User extends z.infer<ReturnType<typeof userSchema>> {}
 
 export const userListSchema = lazy(() => z.array(userSchema()));
 
@@ -19,7 +19,7 @@ export const userListParamsSchema = lazy(() => z.object(paginationParams()).catc
 /** Query of `users.list()`: pagination checked, other filters passed through. */
 export interface UserListParams extends z.input<ReturnType<typeof userListParamsSchema>> {}
 
-export const orderSchema = openObjectSchema;
+export const orderSchema = lazy(() => notShownRecord(['orderId', 'iccid', 'planId', 'status', 'amount', 'currency', 'createdAt']));
 
-/** An order record: its fields are not shown, every field kept as sent. */
-export interface Order extends OpenObject {}
+/** An order record: not shown; the sandbox's fields, any JSON value each (see docs/shapes.md). */
+export interface Order extends z.infer<ReturnType<typeof orderSchema>> {}

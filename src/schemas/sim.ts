@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { type OpenObject, openEnum, openObjectSchema, paginationParams, suggestedBody, timestamp } from './common.js';
+import { answerObject, notShownRecord, openEnum, paginationParams, suggestedBody, timestamp } from './common.js';
 
 const SIM_STATUSES = ['ACTIVE', 'INACTIVE', 'EXPIRED'] as const;
 const SIM_ASSIGNED_STATUSES = ['ASSIGNED', 'UNASSIGNED'] as const;
 
 /** SIM (spec part 2). assignedTo, device and group are absent or null while unassigned. */
 const simSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The SIM's ICCID: the id every SIM route takes. */
     iccid: z.string(),
     /** The line's number, E.164. */
@@ -25,9 +25,9 @@ const simSchema = lazy(() =>
     /** The operator's own status of the line, when it reports one. */
     operatorStatus: z.string().optional(),
     /** The end user holding the line; absent or null while unassigned. */
-    assignedTo: z.looseObject({ email: z.string(), name: z.string() }).nullable().optional(),
+    assignedTo: answerObject({ email: z.string(), name: z.string() }).nullable().optional(),
     /** The device the line is in (IMEI and model); absent or null when none is known. */
-    device: z.looseObject({ imei: z.string(), model: z.string() }).nullable().optional(),
+    device: answerObject({ imei: z.string(), model: z.string() }).nullable().optional(),
     /** The SIM group it belongs to, by name; absent or null when none. */
     group: z.string().nullable().optional(),
     /** When the SIM record was created, ISO 8601. */
@@ -60,8 +60,8 @@ export const renewNumberParamsSchema = lazy(() => suggestedBody({}));
 /** Body of `sims.renewNumber()`, which takes any JSON fields (shape not shown). */
 export interface RenewNumberParams extends z.input<ReturnType<typeof renewNumberParamsSchema>> {}
 
-/** Result of renew-number: not shown; an object whose fields are kept as sent. */
-export const renewNumberResultSchema = openObjectSchema;
+/** Result of renew-number: not shown; the sandbox's fields are named, every field is kept as sent. */
+export const renewNumberResultSchema = lazy(() => notShownRecord(['iccid', 'phoneNumber', 'previousPhoneNumber']));
 
-/** Answer of `sims.renewNumber()`: not shown, every field kept as sent. */
-export interface RenewNumberResult extends OpenObject {}
+/** Answer of `sims.renewNumber()`: not shown; the sandbox's fields, any JSON value each (see docs/shapes.md). */
+export interface RenewNumberResult extends z.infer<ReturnType<typeof renewNumberResultSchema>> {}

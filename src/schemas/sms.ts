@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { e164 } from './common.js';
+import { answerObject, e164 } from './common.js';
 
 /** SMS send result (spec part 2). */
 export const smsSendResultSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The server's confirmation, in words. */
     message: z.string(),
   }),

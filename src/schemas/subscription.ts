@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { openEnum, paginationParams, timestamp } from './common.js';
+import { answerObject, openEnum, paginationParams, timestamp } from './common.js';
 
 /** Values of the list filter (spec part 3); default ACTIVE is widened server-side (rule 1). */
 const SUBSCRIPTION_STATUS_FILTERS = ['ACTIVE', 'PENDING', 'SCHEDULED', 'CANCELLED'] as const;
@@ -9,7 +9,7 @@ const SUBSCRIPTION_STATUSES = [...SUBSCRIPTION_STATUS_FILTERS, 'CANCEL_SCHEDULED
 
 /** Subscription list item (spec part 2). */
 const subscriptionSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The SIM the subscription is on. */
     iccid: z.string(),
     /** The plan's name. */
@@ -51,7 +51,7 @@ export interface SubscriptionDetail extends z.infer<ReturnType<typeof subscripti
 
 /** Cancel result (spec part 2); status is typically CANCEL_SCHEDULED (part 3). */
 export const subscriptionCancellationSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The SIM whose subscription was cancelled. */
     iccid: z.string(),
     /** Its status now, typically `CANCEL_SCHEDULED`: it runs to the end of the billing period. */

@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { jsonValue, notShown, type OpenObject, openObjectSchema, paginationParamsSchema, suggestedBody, timestamp } from './common.js';
+import { answerObject, jsonValue, notShown, notShownRecord, paginationParamsSchema, suggestedBody, timestamp } from './common.js';
 
 /**
  * Team member (spec part 2): an account admin, not an end user. `departments` appears only on
  * rows of Standard Admin members in the list; its shape is not shown, so any JSON value is kept.
  */
 const teamMemberSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The member's name. */
     name: z.string(),
     /** The member's email: the id of the single-member routes. */
@@ -60,8 +60,8 @@ export const teamMemberCreateParamsSchema = lazy(() =>
 /** Body of `teamMembers.create()`: suggested fields, none required (shape not shown). */
 export interface TeamMemberCreateParams extends z.input<ReturnType<typeof teamMemberCreateParamsSchema>> {}
 
-/** Create answer: not shown; an object whose fields are kept as sent. */
-export const teamMemberCreatedSchema = openObjectSchema;
+/** Create answer: not shown; the sandbox's fields are named, every field is kept as sent. */
+export const teamMemberCreatedSchema = lazy(() => notShownRecord(['name', 'email', 'role', 'status', 'invitedAt']));
 
-/** Answer of `teamMembers.create()`: not shown, every field kept as sent. */
-export interface TeamMemberCreated extends OpenObject {}
+/** Answer of `teamMembers.create()`: not shown; the sandbox's fields, any JSON value each (see docs/shapes.md). */
+export interface TeamMemberCreated extends z.infer<ReturnType<typeof teamMemberCreatedSchema>> {}

@@ -1,7 +1,8 @@
 import * as z from 'zod';
+import { answerObject } from './common.js';
 
 /** Token response data (spec part 2): the one snake_case shape of the API. */
-export const tokenResponseSchema = z.looseObject({
+export const tokenResponseSchema = answerObject({
   /** The bearer token (a JWT). Never logged or shown by the client. */
   access_token: z.string(),
   /** `Bearer`. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { notShown, openEnum, timestamp } from './common.js';
+import { answerObject, notShown, openEnum, timestamp } from './common.js';
 
 /**
  * Terminal statuses (spec part 3). Every other value, whatever its name, means "still pending":
@@ -39,10 +39,10 @@ const transactionFields = lazy(() => ({
 }));
 
 /** Without `result`, whose shape depends on the operation (spec part 2: "operation-specific"). */
-const transactionBaseSchema = lazy(() => z.looseObject(transactionFields()));
+const transactionBaseSchema = lazy(() => answerObject(transactionFields()));
 
 export const transactionSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     ...transactionFields(),
     result: notShown().optional(),
   }),

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { openEnum, paginationParamsSchema, timestamp } from './common.js';
+import { answerObject, openEnum, paginationParamsSchema, timestamp } from './common.js';
 
 /** Voice quality webhook (spec part 2): id is `vqwh_` plus an opaque token. */
 const voiceQualityWebhookSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The receiver's id. */
     id: z.string(),
     /** Where reports are delivered. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { jsonValue, type OpenObject, openEnum, openObjectSchema, paginationParams, timestamp } from './common.js';
+import { answerObject, jsonValue, notShown, notShownRecord, openEnum, paginationParams, timestamp } from './common.js';
 
 const WEBHOOK_EVENT_TYPES = ['sms', 'voice', 'both'] as const;
 const WEBHOOK_STATUSES = ['active', 'suspended'] as const;
@@ -11,17 +11,28 @@ const DELIVERY_STATUSES = ['PENDING', 'FAILED'] as const;
 /**
  * The credential the service presents to the partner URL (spec part 5 rule 8). Values come back
  * masked as `***ENCRYPTED***`. Only bearer's `token` is shown (a string); the members of basic
- * and api_key are not shown, so any member with any JSON value is kept as sent.
+ * and api_key are not shown: the sandbox's are named, any JSON value each, and any other member
+ * is kept as sent.
  */
 const authenticationSchema = lazy(() =>
-  z.union([
-    z.looseObject({ type: z.literal('bearer'), token: z.string().optional() }),
-    z.looseObject({ type: openEnum(WEBHOOK_AUTHENTICATION_TYPES) }),
-  ]),
+  answerObject({
+    /** `basic`, `bearer`, `api_key` or `none`. */
+    type: openEnum(WEBHOOK_AUTHENTICATION_TYPES),
+    /** bearer: the token, masked. */
+    token: z.string().optional(),
+    /** basic (not shown in the spec): the user name, masked. */
+    username: notShown().optional(),
+    /** basic (not shown in the spec): the password, masked. */
+    password: notShown().optional(),
+    /** api_key (not shown in the spec): the key, masked. */
+    key: notShown().optional(),
+    /** api_key (not shown in the spec): the header that carries the key. */
+    headerName: notShown().optional(),
+  }),
 );
 
 const webhookUrlsSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** Where inbound SMS events are delivered. */
     messageUrl: z.string().optional(),
     /** A second target of inbound SMS events. */
@@ -36,7 +47,7 @@ const webhookUrlsSchema = lazy(() =>
 );
 
 const retryPolicySchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** Retries of a failed delivery, 1 to 10; default 3 (spec part 8). */
     maxAttempts: z.number().optional(),
     /** `fixed`, `linear` or `exponential` (default). */
@@ -50,7 +61,7 @@ const retryPolicySchema = lazy(() =>
 
 /** Webhook registration as read, listed or updated: never with signingSecret (spec part 2). */
 export const webhookRegistrationSchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The registration's id. */
     id: z.string(),
     /** The operator whose events it receives; with `network`, the registration's key (one per account). */
@@ -90,15 +101,15 @@ export const webhookRegistrationWithSecretSchema = lazy(() =>
 /** The create/upsert answer: the registration plus its one-time signingSecret (spec part 2). */
 export interface WebhookRegistrationWithSecret extends z.infer<ReturnType<typeof webhookRegistrationWithSecretSchema>> {}
 
-/** Deletion result: not shown; an object whose fields are kept as sent. */
-export const webhookDeletionSchema = openObjectSchema;
+/** Deletion result: not shown; the sandbox's fields are named, every field is kept as sent. */
+export const webhookDeletionSchema = lazy(() => notShownRecord(['id', 'deleted']));
 
-/** Answer of `webhooks.delete()`: not shown, every field kept as sent. */
-export interface WebhookDeletion extends OpenObject {}
+/** Answer of `webhooks.delete()`: not shown; the sandbox's fields, any JSON value each (see docs/shapes.md). */
+export interface WebhookDeletion extends z.infer<ReturnType<typeof webhookDeletionSchema>> {}
 
 /** Delivery record, metadata only (spec part 2). Pending deliveries have no response yet. */
 export const webhookDeliverySchema = lazy(() =>
-  z.looseObject({
+  answerObject({
     /** The delivery's id. */
     deliveryId: z.string(),
     /** The registration it was sent for. */
@@ -284,6 +295,12 @@ export const webhookUpdateParamsSchema = lazy(() =>
 
 /** Body of `webhooks.update()`: exactly what PUT applies. */
 export interface WebhookUpdateParams extends z.input<ReturnType<typeof webhookUpdateParamsSchema>> {}
+
+/** Query of GET /api/v1.1/webhooks: page and pageSize like every list (spec part 1 rule 5, bounds of part 8). */
+export const webhookListParamsSchema = lazy(() => z.strictObject(paginationParams()));
+
+/** Query of `webhooks.list()`. */
+export interface WebhookListParams extends z.input<ReturnType<typeof webhookListParamsSchema>> {}
 
 /**
  * Query of GET /api/v1.1/webhook-deliveries: page and pageSize like every list (spec part 1 rule

@@ -11,19 +11,61 @@ export interface JsonObject {
   [field: string]: unknown;
 }
 
+/**
+ * The event bodies are typed exactly (the fields they are known to hold, a misspelt one does not
+ * compile) while every field received is kept in `data` at runtime; read one the type does not
+ * name with `'field' in event.data` or through a cast. Where the spec does not show a field, the
+ * ones the sandbox sends are named and typed `unknown`: any JSON value is accepted, narrow it.
+ */
+
 /** spec part 6, voice.test.completed rule 2: receivers deduplicate on `id`. */
 export const voiceTestCompletedSchema = z.looseObject({ id: z.string().min(1) }) satisfies z.ZodType<VoiceTestCompletedData>;
-/** The body of a `voice.test.completed` delivery: its `id`, and the report's other fields (not shown in the spec) as sent. */
+/** The body of a `voice.test.completed` delivery: its `id`; the report's fields are not shown in the spec (the sandbox's are named). */
 export interface VoiceTestCompletedData {
   /** The event id; receivers deduplicate on it (spec part 6). */
   id: string;
-  [field: string]: unknown;
+  event?: unknown;
+  iccid?: unknown;
+  phoneNumber?: unknown;
+  testNumber?: unknown;
+  durationSeconds?: unknown;
+  mos?: unknown;
+  jitterMs?: unknown;
+  latencyMs?: unknown;
+  packetLossPercent?: unknown;
+  result?: unknown;
+  startedAt?: unknown;
+  completedAt?: unknown;
+}
+
+/** The body of an inbound voice event: not shown in the spec (part 6); the fields the sandbox sends, any JSON value each. */
+export interface VoiceEventData {
+  /** The event name; the sandbox sends `voice.call`. */
+  event?: unknown;
+  /** The sandbox sends `incoming`, `completed` or `missed`. */
+  kind?: unknown;
+  callId?: unknown;
+  operator?: unknown;
+  network?: unknown;
+  from?: unknown;
+  to?: unknown;
+  durationSeconds?: unknown;
+  occurredAt?: unknown;
+}
+
+/** The body of the synthetic `webhook.test` delivery: not shown in the spec; the fields the sandbox sends, any JSON value each. */
+export interface WebhookTestEventData {
+  event?: unknown;
+  webhookId?: unknown;
+  operator?: unknown;
+  network?: unknown;
+  sentAt?: unknown;
 }
 
 /**
  * The body of an inbound SMS event. The spec does not show it (part 6), so these are the fields
- * the sandbox sends, each optional, in an open object: a field the service adds passes through
- * untyped, one it leaves out is `undefined`. A field named here that arrives with another type is
+ * the sandbox sends, each optional: a field the service adds is kept in `data` but not in the
+ * type, one it leaves out is `undefined`. A field named here that arrives with another type is
  * refused (`invalid_payload`), so that the type never describes a value wrongly.
  */
 export interface SmsEventData {
@@ -40,7 +82,6 @@ export interface SmsEventData {
   text?: string;
   /** ISO 8601. */
   receivedAt?: string;
-  [field: string]: unknown;
 }
 
 /** The checks behind {@link SmsEventData}: its named fields are strings when present. */
@@ -86,11 +127,11 @@ export interface VoiceTestCompletedEvent extends WebhookEventBase<'voice.test.co
   id: string;
 }
 /** The synthetic delivery of `client.webhooks.test()`. */
-export type WebhookTestEvent = WebhookEventBase<'webhook.test', JsonObject>;
+export type WebhookTestEvent = WebhookEventBase<'webhook.test', WebhookTestEventData>;
 /** An inbound SMS event of an operator webhook; see {@link SmsEventData} for what its body is known to hold. */
 export type SmsEvent = WebhookEventBase<'sms', SmsEventData>;
 /** An inbound voice event of an operator webhook (body not shown in the spec). */
-export type VoiceEvent = WebhookEventBase<'voice', JsonObject>;
+export type VoiceEvent = WebhookEventBase<'voice', VoiceEventData>;
 /** A delivery whose name the SDK does not know yet; the body is kept as parsed. */
 export type UnknownEvent = WebhookEventBase<'unknown', unknown>;
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { jsonObjectSchema, type JsonObject } from './event-types.js';
+import { jsonObjectSchema } from './event-types.js';
 import { PcmDecoder } from './pcm.js';
 
 /** A message as the `ws` library hands it over, depending on `binaryType` and fragmentation. */
@@ -32,8 +32,25 @@ export interface VoiceSocket {
   terminate(): void;
 }
 
-/** The JSON frame the service sends first; its content is not shown in the spec (part 6), so it is open. */
-export type VoiceHandshake = JsonObject;
+/**
+ * The JSON frame the service sends first. Its content is not shown in the spec (part 6): the
+ * fields the sandbox sends are named, any JSON value each; every field received is kept.
+ */
+export interface VoiceHandshake {
+  /** The sandbox sends `stream.start`. */
+  event?: unknown;
+  callId?: unknown;
+  operator?: unknown;
+  network?: unknown;
+  from?: unknown;
+  to?: unknown;
+  /** The sandbox sends `pcm_s16le`. */
+  encoding?: unknown;
+  sampleRate?: unknown;
+  channels?: unknown;
+  frameDurationMs?: unknown;
+  startedAt?: unknown;
+}
 
 /**
  * One frame of a {@link VoiceCall}: the service's JSON handshake first, then audio as 16-bit

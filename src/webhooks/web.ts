@@ -22,12 +22,14 @@ export type {
   SmsEventData,
   UnknownEvent,
   VoiceEvent,
+  VoiceEventData,
   VoiceTestCompletedData,
   VoiceTestCompletedEvent,
   WebhookEvent,
   WebhookEventBase,
   WebhookEventType,
   WebhookTestEvent,
+  WebhookTestEventData,
 } from './event-types.js';
 export { readHeader, SIGNATURE_HEADER, TIMESTAMP_HEADER, EVENT_HEADER, DELIVERY_HEADER } from './headers.js';
 export type { DeliveryHeaders, HeaderRecord, HeadersLike } from './headers.js';

@@ -119,7 +119,7 @@ describe('webhooks', () => {
       webhookUrls: { voiceUrl: 'http://127.0.0.1:9/voice', voiceStreamUrl: 'ws://127.0.0.1:9/stream' },
     });
     expect(created.signingSecret).toMatch(/^whsec_[0-9a-f]{64}$/);
-    const listed = await client.webhooks.list();
+    const listed = (await client.webhooks.list()).data;
     expect(listed.map((registration) => registration.id)).toContain(created.id);
     expect(listed.every((registration) => !('signingSecret' in registration))).toBe(true);
     await expect(client.webhooks.update(created.id, { eventType: 'both' })).resolves.toMatchObject({ eventType: 'both' });

@@ -264,7 +264,7 @@ describe('TransactionHandle.wait()', () => {
       times: 20,
     });
     const failure = await handle.wait({ pollIntervalMs: 100, timeoutMs: 250 }).catch((error: unknown) => error as Error);
-    expect(failure.name).toBe('TransactionTimeoutError');
+    expect((failure as Error).name).toBe('TransactionTimeoutError');
     const wait = spanNamed(finished(), 'wait POST /api/v1.1/esim');
     expect(wait.attributes).toMatchObject({ 'partner.transaction.status': '_OTHER', 'error.type': 'TransactionTimeoutError' });
     expect(JSON.stringify(wait.attributes)).not.toContain(sandbox.fixtures.physicalIccid);

@@ -106,7 +106,7 @@ const cases: Case[] = [
       { ...registration, authentication: { type: 'basic', username: { masked: true }, password: 0, token: null } },
       { ...registration, id: 'wh_2', authentication: { type: 'api_key', key: ['***ENCRYPTED***'], headerName: null } },
     ]),
-    call: async (c) => (await c.webhooks.list()).map((r) => r.authentication),
+    call: async (c) => (await c.webhooks.list()).data.map((r) => r.authentication),
     expected: [
       { type: 'basic', username: { masked: true }, password: 0, token: null },
       { type: 'api_key', key: ['***ENCRYPTED***'], headerName: null },

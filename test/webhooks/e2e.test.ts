@@ -92,7 +92,7 @@ describe('receiving deliveries from the sandbox', () => {
   });
 
   afterEach(async () => {
-    for (const registration of await client.webhooks.list()) await client.webhooks.delete(registration.id);
+    for await (const registration of client.webhooks.list()) await client.webhooks.delete(registration.id);
     await Promise.all(open.map((item) => item.close()));
     open = [];
   });
@@ -131,7 +131,7 @@ describe('receiving deliveries from the sandbox', () => {
     expect(event.name).toBe('sms.received');
     expect(event.data).toMatchObject({ text: `hello through ${name}`, messageId: triggered.event.messageId, operator, network });
     // The fields SmsEventData names are exactly those the sandbox sends, each a string.
-    const named: Array<keyof SmsEventData & string> = ['event', 'messageId', 'operator', 'network', 'from', 'to', 'text', 'receivedAt'];
+    const named: Array<keyof SmsEventData> = ['event', 'messageId', 'operator', 'network', 'from', 'to', 'text', 'receivedAt'];
     expect(Object.keys(event.data).sort()).toEqual([...named].sort());
     for (const field of named) expect(typeof event.data[field]).toBe('string');
 
@@ -362,7 +362,7 @@ describe('voice stream from the sandbox', () => {
       // A 440 Hz sine at half scale: check it sample by sample.
       const expected = samples.map((_, i) => Math.round(0.5 * 32767 * Math.sin((2 * Math.PI * 440 * i) / 8000)) || 0);
       expect(samples).toEqual(expected);
-      for (const registration of await client.webhooks.list()) await client.webhooks.delete(registration.id);
+      for await (const registration of client.webhooks.list()) await client.webhooks.delete(registration.id);
     } finally {
       await voice.close();
     }

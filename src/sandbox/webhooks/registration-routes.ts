@@ -139,8 +139,9 @@ async function test(domain: WebhookDomain, c: SandboxCtx): Promise<Response> {
 export function registerRegistrationRoutes(app: SandboxApp, domain: WebhookDomain): void {
   const { ctx } = domain;
   app.post(BASE, (c) => create(domain, c));
-  // An array, not a page: spec part 4 lists this endpoint without page/pageSize.
-  app.get(BASE, (c) => ctx.ok(c, domain.registrations.list().map(registrationToWire)));
+  // A page like every list (spec part 1 rule 5, bounds of part 8), though part 4's row shows no
+  // paging for it.
+  app.get(BASE, (c) => ctx.paginate(c, domain.registrations.list(), registrationToWire));
   app.get(`${BASE}/:id`, (c) => {
     const record = domain.registrations.get(c.req.param('id'));
     return record ? ctx.ok(c, registrationToWire(record)) : notFound(domain, c);
