@@ -187,7 +187,7 @@ export interface ResolvedSandboxOptions {
 }
 
 /** `allowedHosts` checked: each a host name (no scheme, port or path), normalized; a leading dot kept. */
-export function resolveAllowedHosts(value: unknown): string[] {
+function resolveAllowedHosts(value: unknown): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw new TypeError('allowedHosts must be an array of host names');
   return value.map((entry: unknown, index) => {

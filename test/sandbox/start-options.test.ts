@@ -124,6 +124,17 @@ const cases: Case[] = [
   ...[null, 'x', [], 1, true].map((options) => ({ options, names: 'options' })),
 ];
 
+/** The error a start rejects with; a sandbox that started anyway is closed and fails the test. */
+async function rejection(start: Promise<SandboxHandle>): Promise<Error> {
+  const result = await start.then(
+    (sandbox) => sandbox,
+    (error: unknown) => error as Error,
+  );
+  if (result instanceof Error) return result;
+  await result.close();
+  throw new Error('the sandbox started');
+}
+
 /** The names the error for an unknown member lists as allowed: the options that exist. */
 async function allowedNames(options: unknown): Promise<string[]> {
   const error = await startSandbox(options as StartSandboxOptions).then(
@@ -178,7 +189,7 @@ describe('startSandbox() options', () => {
 
   it('never quotes a credential in its error', async () => {
     const secret = 'sk_live_pasted by mistake';
-    const error = await startSandbox({ credentials: { secret } }).catch((e: unknown) => e as Error);
+    const error = await rejection(startSandbox({ credentials: { secret } }));
     expect(error.message).toContain('credentials.secret');
     expect(`${error.message} ${JSON.stringify(error)} ${error.stack}`).not.toContain('pasted');
   });
@@ -217,7 +228,7 @@ describe('startSandbox() options', () => {
     try {
       const { port } = holder.address() as { port: number };
       const before = resources();
-      const error = await startSandbox({ port, faults: { latencyMs: 1 } }).catch((e: unknown) => e as NodeJS.ErrnoException);
+      const error: NodeJS.ErrnoException = await rejection(startSandbox({ port, faults: { latencyMs: 1 } }));
       expect(error.code).toBe('EADDRINUSE');
       // The refused server's handle closes in a later turn of the event loop.
       for (let turn = 0; turn < 100 && resources().length > before.length; turn += 1) await new Promise((resolve) => setImmediate(resolve));
