@@ -6,7 +6,7 @@
 import { bindRefusal, hostProblem, listenHost } from './bind.js';
 import type { NumberRule, OptionProblem } from './option-grammar.js';
 import { NUMBER_RULES, numberProblem } from './option-grammar.js';
-import type { StartSandboxOptions } from './options.js';
+import { allowedHostName, type StartSandboxOptions } from './options.js';
 
 /** A command line the sandbox cannot start from; the command prints it on one line and exits 2. */
 export class UsageError extends Error {
@@ -22,6 +22,8 @@ export const HELP = `Usage: partner-sandbox [options]
                              loopback (localhost, 127.0.0.0/8, ::1) needs --expose
   --expose                   allow a --host off loopback (0.0.0.0, ::, a LAN address):
                              the control API has no authentication
+  --allowed-host <name>      a further Host name to answer to (repeatable); '.example.test'
+                             allows that domain and every name under it
   --seed <n>                 data seed, an integer; same seed, same data (default 42)
   --sims <n>                 number of SIMs, 20..100000 (default 300)
   --token-ttl <seconds>      access token lifetime, 1..1e11 (default 3600)
@@ -38,12 +40,17 @@ Flags take their value as --port 4010 or --port=4010; a negative one as --seed=-
 type NumberOptionName =
   'port' | 'seed' | 'simCount' | 'tokenTtlSeconds' | 'rateLimitWindowMs' | 'transactionDelayMs' | 'timeScale' | 'deliveryTimeoutMs';
 
-type Flag = { kind: 'number'; option: NumberOptionName } | { kind: 'host' } | { kind: 'switch'; set: (options: StartSandboxOptions) => void };
+type Flag =
+  | { kind: 'number'; option: NumberOptionName }
+  | { kind: 'host' }
+  | { kind: 'allowed-host' }
+  | { kind: 'switch'; set: (options: StartSandboxOptions) => void };
 
 const FLAGS: Readonly<Record<string, Flag>> = {
   port: { kind: 'number', option: 'port' },
   host: { kind: 'host' },
   expose: { kind: 'switch', set: (options) => (options.exposeOnNetwork = true) },
+  'allowed-host': { kind: 'allowed-host' },
   seed: { kind: 'number', option: 'seed' },
   sims: { kind: 'number', option: 'simCount' },
   'token-ttl': { kind: 'number', option: 'tokenTtlSeconds' },
@@ -79,7 +86,8 @@ function parseNumber(flag: string, raw: string, rule: NumberRule): number {
 export type Command = { help: true } | { help: false; options: StartSandboxOptions };
 
 /**
- * Parses `argv` (the arguments after the command's name). Every flag at most once; a value as the
+ * Parses `argv` (the arguments after the command's name). Every flag at most once but
+ * `--allowed-host`, which adds a name each time; a value as the
  * next argument or after `=`; a value starting with `-` only after `=` (so `--port --seed 5` is a
  * missing value, not a port of "--seed").
  */
@@ -105,7 +113,7 @@ export function parseCommand(argv: readonly string[]): Command {
     const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
     const flag = Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
     if (flag === undefined) throw new UsageError(`unknown flag --${name}`);
-    if (seen.has(name)) throw new UsageError(`--${name} is given more than once`);
+    if (seen.has(name) && flag.kind !== 'allowed-host') throw new UsageError(`--${name} is given more than once`);
     seen.add(name);
     if (flag.kind === 'switch') {
       if (equals !== -1) throw new UsageError(`--${name} takes no value (got ${quoted(arg.slice(equals + 1))})`);
@@ -127,6 +135,10 @@ export function parseCommand(argv: readonly string[]): Command {
       const problem = hostProblem(raw);
       if (problem) throw new UsageError(problemMessage(name, problem, raw));
       options.host = listenHost(raw);
+    } else if (flag.kind === 'allowed-host') {
+      const allowed = allowedHostName(raw);
+      if (allowed === null) throw new UsageError(`--${name} must be a host name such as dev.example.test or .example.test (got ${quoted(raw)})`);
+      options.allowedHosts = [...(options.allowedHosts ?? []), allowed];
     } else {
       options[flag.option] = parseNumber(name, raw, NUMBER_RULES[flag.option]);
     }

@@ -186,20 +186,30 @@ export interface ResolvedSandboxOptions {
   faults: ResolvedFaults | null;
 }
 
-/** `allowedHosts` checked: each a host name (no scheme, port or path), normalized; a leading dot kept. */
+/**
+ * One entry of `allowedHosts` (or of `--allowed-host`) as the Host check compares it: a host name
+ * without scheme, port or path, normalized (lower case, no trailing dot), a leading dot kept (the
+ * domain and every name under it); null when it is not one. Written as given: no trimming.
+ */
+export function allowedHostName(entry: string): string | null {
+  const suffix = entry.startsWith('.');
+  const name = normalizeHostName(suffix ? entry.slice(1) : entry);
+  if (name === null || name.startsWith('.')) return null;
+  return suffix ? `.${name}` : name;
+}
+
+/** `allowedHosts` checked: each entry a host name (see {@link allowedHostName}). */
 function resolveAllowedHosts(value: unknown): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new TypeError('allowedHosts must be an array of host names');
+  if (!Array.isArray(value)) throw new TypeError('invalid sandbox option allowedHosts: must be an array of host names');
   return value.map((entry: unknown, index) => {
-    const text = typeof entry === 'string' ? entry.trim() : '';
-    const suffix = text.startsWith('.');
-    const name = normalizeHostName(suffix ? text.slice(1) : text);
-    if (name === null || name.startsWith('.')) {
+    const name = typeof entry === 'string' ? allowedHostName(entry) : null;
+    if (name === null) {
       throw new TypeError(
-        `allowedHosts[${index}] must be a host name such as 'dev.example.test' or '.example.test' (no scheme, port or path): got ${JSON.stringify(entry)}`,
+        `invalid sandbox option allowedHosts[${index}]: must be a host name such as 'dev.example.test' or '.example.test' (no scheme, port, path or blanks) (got ${typeof entry === 'string' ? JSON.stringify(entry.slice(0, 80)) : typeof entry})`,
       );
     }
-    return suffix ? `.${name}` : name;
+    return name;
   });
 }
 const SANDBOX_OPTION_NAMES = [

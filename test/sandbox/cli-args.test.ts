@@ -58,6 +58,10 @@ const cases: Array<[argv: string[], names: string]> = [
   [['-p', '1'], 'unknown flag "-p"'],
   [['4010'], 'unexpected argument "4010"'],
   [['--', '--port'], 'unexpected argument "--port"'],
+  ...['', ' ', ' dev.example.test', 'dev.example.test ', 'http://dev.example.test', 'dev.example.test:4010', 'a b', '..example.test'].map(
+    (name): [string[], string] => [[`--allowed-host=${name}`], '--allowed-host'],
+  ),
+  [['--allowed-host'], '--allowed-host needs a value'],
 ];
 
 describe('partner-sandbox command line', () => {
@@ -117,6 +121,10 @@ describe('partner-sandbox command line', () => {
       },
     });
     expect(parseCommand(['--host', '0.0.0.0', '--expose'])).toEqual({ help: false, options: { port: 4010, host: '0.0.0.0', exposeOnNetwork: true } });
+    expect(parseCommand(['--allowed-host', 'Dev.Example.Test', '--allowed-host=.corp.test'])).toEqual({
+      help: false,
+      options: { port: 4010, allowedHosts: ['dev.example.test', '.corp.test'] },
+    });
     expect(parseCommand(['--port', '1', '-h'])).toEqual({ help: true });
     expect(parseCommand(['--help'])).toEqual({ help: true });
     expect(parseCommand(['--port', '0', '--'])).toEqual({ help: false, options: { port: 0 } });

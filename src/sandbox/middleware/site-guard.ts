@@ -108,7 +108,7 @@ export function siteGuard(ctx: SandboxContext, hosts: HostPolicy | null, rawPath
       const shown = JSON.stringify((hostHeader ?? '').slice(0, SHOWN_HOST_CHARS));
       const message =
         `Host ${shown} is not a name this sandbox answers to (${[...hosts.names, ...hosts.suffixes].join(', ')}); ` +
-        'add it to the allowedHosts option to allow it';
+        'add it to the allowedHosts option (--allowed-host) to allow it';
       return control ? Response.json({ error: message }, { status: 403 }) : ctx.fail(c, 403, 'FORBIDDEN', message);
     }
     if (!control) return next();

@@ -293,7 +293,7 @@ describe('the Host check (DNS rebinding)', () => {
       success: false,
       error: {
         code: 'FORBIDDEN',
-        message: `Host "evil.example:${port}" is not a name this sandbox answers to (localhost, 127.0.0.1, [::1]); add it to the allowedHosts option to allow it`,
+        message: `Host "evil.example:${port}" is not a name this sandbox answers to (localhost, 127.0.0.1, [::1]); add it to the allowedHosts option (--allowed-host) to allow it`,
       },
     });
     const control = await send(sandbox, 'GET', '/_sandbox/requests', { host: `evil.example:${port}` });
@@ -329,7 +329,7 @@ describe('the Host check (DNS rebinding)', () => {
   });
 
   it('refuses an allowedHosts entry that is not a host name, naming it', async () => {
-    for (const entry of ['http://dev.test', 'dev.test:4010', 'dev.test/x', 'user@dev.test', '', '.', 42]) {
+    for (const entry of ['http://dev.test', 'dev.test:4010', 'dev.test/x', 'user@dev.test', '', '.', ' dev.test', 'dev.test ', 42]) {
       await expect(startSandbox({ allowedHosts: ['ok.test', entry as string] })).rejects.toThrow(/allowedHosts\[1\]/);
     }
   });
