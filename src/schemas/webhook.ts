@@ -10,16 +10,19 @@ const DELIVERY_STATUSES = ['PENDING', 'FAILED'] as const;
 
 /**
  * The credential the service presents to the partner URL (spec part 5 rule 8). Values come back
- * masked as `***ENCRYPTED***`. Only bearer's `token` is shown (a string); the members of basic
- * and api_key are not shown: the sandbox's are named, any JSON value each, and any other member
- * is kept as sent.
+ * masked as `***ENCRYPTED***`. Only bearer's `token` is shown; the members of basic and api_key
+ * are not shown: the sandbox's are named, and each member is any JSON value (so that an odd value
+ * under one type's name never fails a whole answer); any other member is kept as sent.
  */
 const authenticationSchema = lazy(() =>
   answerObject({
     /** `basic`, `bearer`, `api_key` or `none`. */
     type: openEnum(WEBHOOK_AUTHENTICATION_TYPES),
-    /** bearer: the token, masked. */
-    token: z.string().optional(),
+    /**
+     * bearer: the token, masked (`***ENCRYPTED***`). Typed `unknown`: one object type holds every
+     * authentication type, and what another type puts under this name is not shown.
+     */
+    token: notShown().optional(),
     /** basic (not shown in the spec): the user name, masked. */
     username: notShown().optional(),
     /** basic (not shown in the spec): the password, masked. */

@@ -277,7 +277,15 @@ const cases: Case[] = [
       retryPolicy: { maxAttempts: 5 },
     },
   },
-  { name: 'webhooks.list', call: (c) => c.webhooks.list(), method: 'GET', path: '/api/v1.1/webhooks', answer: envelope([registration]) },
+  {
+    name: 'webhooks.list',
+    call: (c) => c.webhooks.list({ pageSize: 2 }),
+    method: 'GET',
+    path: '/api/v1.1/webhooks',
+    answer: envelope([registration], meta),
+    query: { pageSize: '2' },
+    check: (page) => expect((page as { data: unknown[] }).data).toEqual([registration]),
+  },
   {
     name: 'webhooks.retrieve',
     call: (c) => c.webhooks.retrieve('wh_1'),
