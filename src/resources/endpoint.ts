@@ -7,6 +7,7 @@ import { toRequestSpec } from '../core/request.js';
 import { checkRequestOptions } from '../core/config.js';
 import { APIResource } from '../core/resource.js';
 import { checkPathParams, parseInput, requireStringFields } from '../core/validate.js';
+import { RequestValidationError } from '../core/errors.js';
 import type { AsyncAcceptance } from '../schemas/common.js';
 import type { Transaction } from '../schemas/transaction.js';
 
@@ -43,15 +44,35 @@ function toWireQuery(query: Query, names: Readonly<Record<string, string>> | und
   return wire;
 }
 
-/** Validates one call's input against its endpoint; throws RequestValidationError. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * A query value is sent as UTF-8 text, which a lone UTF-16 surrogate does not have: encoding
+ * would put U+FFFD in its place, a value the caller did not write. Refused instead.
+ */
+export function checkQueryText(query: Query, context: string): void {
+  const issues = Object.entries(query)
+    .filter(([, value]) => typeof value === 'string' && LONE_SURROGATE.test(value))
+    .map(([name]) => ({ path: name, message: 'must be well-formed text (it contains a lone UTF-16 surrogate)' }));
+  if (issues.length > 0) throw new RequestValidationError(issues, context);
+}
+
+/**
+ * Validates one call's input against its endpoint; throws RequestValidationError. What passes is
+ * sent as the caller wrote it, not as the schema's parse copied it: a value is sent as given or
+ * refused, never changed (the copy would also reorder the caller's members).
+ */
 function prepare(route: Endpoint<unknown>, input: CallInput): CallInput {
   const context = routeKey(route);
   checkPathParams(input.params, context);
   const prepared: CallInput = { ...input };
   if (route.query) {
-    prepared.query = toWireQuery(parseInput(route.query, input.query ?? {}, context), route.queryNames);
+    const query = input.query ?? {};
+    parseInput(route.query, query, context);
+    checkQueryText(query, context);
+    prepared.query = toWireQuery(query, route.queryNames);
   }
-  if (route.body) prepared.body = parseInput(route.body, input.body, context, 'body');
+  if (route.body) parseInput(route.body, input.body, context, 'body');
   return prepared;
 }
 

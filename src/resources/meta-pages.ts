@@ -3,7 +3,7 @@ import type { Query, RequestOptions, Transport } from '../core/request.js';
 import { toRequestSpec } from '../core/request.js';
 import { checkRequestOptions } from '../core/config.js';
 import { parseInput } from '../core/validate.js';
-import { type Endpoint, routeKey } from './endpoint.js';
+import { checkQueryText, type Endpoint, routeKey } from './endpoint.js';
 
 /**
  * Pages of a list that may answer a plain array without page meta (the registrations and the
@@ -23,7 +23,10 @@ export function pagesByMeta<T>(
   try {
     // Checked once, before the first page: a bad signal would otherwise fail inside AbortSignal.any.
     if (options) checkRequestOptions(options, routeKey(route));
-    const query: Query = route.query ? parseInput(route.query, params ?? {}, routeKey(route)) : {};
+    // Checked, then sent as the caller wrote it (see prepare() in endpoint.ts).
+    const query = (params ?? {}) as Query;
+    if (route.query) parseInput(route.query, query, routeKey(route));
+    checkQueryText(query, routeKey(route));
     const { pageSize, ...pageQuery } = query;
     return PagePromise.from<T>((next, signal) => {
       const callerSignal = options?.signal;

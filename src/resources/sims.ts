@@ -70,8 +70,8 @@ export class Sims extends Resource {
     return this.call(retrieveSubscription, { params: { iccid }, options });
   }
 
-  /** Assigns the SIM a new phone number; the body and result shapes are not shown (open objects). */
-  renewNumber(iccid: string, body: RenewNumberParams = {}, options?: RequestOptions): ApiPromise<RenewNumberResult> {
+  /** Assigns the SIM a new phone number; the body and result shapes are not shown (open objects). Without a body, none is sent. */
+  renewNumber(iccid: string, body?: RenewNumberParams, options?: RequestOptions): ApiPromise<RenewNumberResult> {
     return this.call(renewNumber, { params: { iccid }, body, options });
   }
 }

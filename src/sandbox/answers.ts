@@ -44,6 +44,11 @@ function parsePagination(query: Record<string, string | undefined>, defaultPageS
       return fallback;
     }
     const value = Number(raw);
+    // Past 2^53 the number read is no longer the one written (the client refuses those too).
+    if (!Number.isSafeInteger(value)) {
+      errors.push(`${name} must be a safe integer`);
+      return fallback;
+    }
     if (value < min || value > max) {
       errors.push(max === Infinity ? `${name} must be >= ${min}` : `${name} must be between ${min} and ${max}`);
     }
@@ -99,5 +104,3 @@ export function defaultCode(status: number): string {
       return status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR';
   }
 }
-
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

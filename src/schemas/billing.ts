@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { answerObject, suggestedBody } from './common.js';
+import { answerObject, suggested, suggestedBody } from './common.js';
 
 /** Credit balance (spec part 2): one amount per currency. */
 export const creditBalanceSchema = lazy(() =>
@@ -15,17 +15,15 @@ export interface CreditBalance extends z.infer<ReturnType<typeof creditBalanceSc
 
 /**
  * Body of POST /api/v1.1/top-up: not shown (spec part 4, known by name only). Suggested: amount
- * and currency, named as in the credit balance (amount positive, currency a lower-case code),
- * and an iccid to target one SIM; none is required, anything else is passed through.
+ * and currency, named as in the credit balance (a number, and a lower-case code such as `usd`),
+ * and an iccid to target one SIM. The spec types none of them here, so the server judges them:
+ * each is sent as given. None is required, anything else is passed through.
  */
 export const topUpParamsSchema = lazy(() =>
   suggestedBody({
-    amount: z.number().positive().optional(),
-    currency: z
-      .string()
-      .regex(/^[a-z]{3}$/, 'must be a lower-case currency code such as usd')
-      .optional(),
-    iccid: z.string().min(1).optional(),
+    amount: suggested<number>(),
+    currency: suggested<string>(),
+    iccid: suggested<string>(),
   }),
 );
 

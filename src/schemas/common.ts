@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
 import { E164_MESSAGE, E164_PATTERN } from '../shared/e164.js';
+import { EMAIL_MESSAGE, isEmailAddress } from './email.js';
 
 /**
  * A string enum that stays open: the type lists the known values (and autocompletes them),
@@ -77,6 +78,18 @@ export function suggestedBody<const S extends z.ZodRawShape>(suggested: S) {
 
 /** E.164 phone number (spec part 2: SIM phoneNumber, port-in number, SMS numbers). */
 export const e164 = lazy(() => z.string().regex(E164_PATTERN, E164_MESSAGE));
+
+/** An email address by the rule of docs/shapes.md: RFC 6531, so internationalized addresses are accepted. */
+export const emailAddress = lazy(() => z.string().refine(isEmailAddress, EMAIL_MESSAGE));
+
+/**
+ * A suggested field of a body the spec does not show (spec part 4, known by name only): typed
+ * `T` for the caller, any JSON value at run time. The spec gives such a field no type, so the
+ * server judges it; the client only refuses what JSON cannot carry.
+ */
+export function suggested<T>(): z.ZodOptional<z.ZodType<T, T>> {
+  return jsonValue().optional() as unknown as z.ZodOptional<z.ZodType<T, T>>;
+}
 
 /** Pagination input (spec part 8): page >= 1, pageSize 1..100. */
 export const paginationParams = lazy(() => ({

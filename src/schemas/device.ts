@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { answerObject } from './common.js';
+import { answerObject, emailAddress } from './common.js';
 import { lazy } from './lazy.js';
 
 /** Device assignment (spec part 2). */
@@ -18,7 +18,7 @@ export interface DeviceAssignment extends z.infer<ReturnType<typeof deviceAssign
 /** Body of POST /api/v1.1/devices/{imei}/assign: the end user's email (spec part 4). */
 export const deviceAssignParamsSchema = lazy(() =>
   z.looseObject({
-    email: z.email(),
+    email: emailAddress(),
   }),
 );
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { answerObject, notShown, notShownRecord, openEnum, suggestedBody } from './common.js';
+import { answerObject, notShown, notShownRecord, openEnum, suggested, suggestedBody } from './common.js';
 
 const PLAN_TYPES = ['FLAT_RATE', 'PAY_AS_YOU_GO'] as const;
 
@@ -45,13 +45,13 @@ export interface Plan extends z.infer<ReturnType<typeof planSchema>> {}
 
 /**
  * Body of a plan purchase (v1.1 and v3): not shown (spec part 4, known by name only). Suggested:
- * the plan (its productId, as planId) and the SIM (iccid), named as elsewhere in the spec; none
- * is required, other fields pass through.
+ * the plan (its productId, as planId) and the SIM (iccid), named as elsewhere in the spec and
+ * sent as given (the server judges them); none is required, other fields pass through.
  */
 export const planPurchaseParamsSchema = lazy(() =>
   suggestedBody({
-    planId: z.string().min(1).optional(),
-    iccid: z.string().min(1).optional(),
+    planId: suggested<string>(),
+    iccid: suggested<string>(),
   }),
 );
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { answerObject, e164, notShownRecord, openEnum, paginationParams, suggestedBody, timestamp } from './common.js';
+import { answerObject, e164, notShownRecord, openEnum, paginationParams, suggested, suggestedBody, timestamp } from './common.js';
 
 const PORT_IN_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
 
@@ -55,13 +55,13 @@ export interface PortInEligibility extends z.infer<ReturnType<typeof portInEligi
 
 /**
  * Body of POST /api/v3/port-in: not shown (spec part 4, known by name only). Suggested: the
- * port-in request's fields, portInNumber (E.164 when given) and iccid; none is required, other
- * fields pass through.
+ * port-in request's fields, portInNumber (E.164 when given, spec part 2) and iccid (sent as
+ * given: the server judges it); none is required, other fields pass through.
  */
 export const portInSubmitParamsSchema = lazy(() =>
   suggestedBody({
     portInNumber: e164().optional(),
-    iccid: z.string().min(1).optional(),
+    iccid: suggested<string>(),
   }),
 );
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { answerObject, notShownRecord, openEnum, paginationParams, suggestedBody, timestamp } from './common.js';
+import { answerObject, emailAddress, notShownRecord, openEnum, paginationParams, suggestedBody, timestamp } from './common.js';
 
 const SIM_STATUSES = ['ACTIVE', 'INACTIVE', 'EXPIRED'] as const;
 const SIM_ASSIGNED_STATUSES = ['ASSIGNED', 'UNASSIGNED'] as const;
@@ -46,7 +46,7 @@ export const simListParamsSchema = lazy(() =>
     ...paginationParams(),
     status: z.enum(SIM_STATUSES).optional(),
     assignedStatus: z.enum(SIM_ASSIGNED_STATUSES).optional(),
-    assignedTo: z.string().min(1).optional(),
+    assignedTo: emailAddress().optional(),
     search: z.string().min(1).optional(),
   }),
 );
@@ -54,11 +54,14 @@ export const simListParamsSchema = lazy(() =>
 /** Query of `sims.list()` (spec part 4). */
 export interface SimListParams extends z.input<ReturnType<typeof simListParamsSchema>> {}
 
-/** Body of POST /api/v1.1/sims/{iccid}/renew-number: not shown; any fields are passed through. */
-export const renewNumberParamsSchema = lazy(() => suggestedBody({}));
+/**
+ * Body of POST /api/v1.1/sims/{iccid}/renew-number: not shown; any fields are passed through.
+ * Optional: a call without one sends no body rather than one the caller did not write.
+ */
+export const renewNumberParamsSchema = lazy(() => suggestedBody({}).optional());
 
 /** Body of `sims.renewNumber()`, which takes any JSON fields (shape not shown). */
-export interface RenewNumberParams extends z.input<ReturnType<typeof renewNumberParamsSchema>> {}
+export interface RenewNumberParams extends NonNullable<z.input<ReturnType<typeof renewNumberParamsSchema>>> {}
 
 /** Result of renew-number: not shown; the sandbox's fields are named, every field is kept as sent. */
 export const renewNumberResultSchema = lazy(() => notShownRecord(['iccid', 'phoneNumber', 'previousPhoneNumber']));

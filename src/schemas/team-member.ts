@@ -1,6 +1,16 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { answerObject, jsonValue, notShown, notShownRecord, paginationParamsSchema, suggestedBody, timestamp } from './common.js';
+import {
+  answerObject,
+  emailAddress,
+  jsonValue,
+  notShown,
+  notShownRecord,
+  paginationParamsSchema,
+  suggested,
+  suggestedBody,
+  timestamp,
+} from './common.js';
 
 /**
  * Team member (spec part 2): an account admin, not an end user. `departments` appears only on
@@ -45,14 +55,15 @@ export interface TeamMemberListParams extends z.input<ReturnType<typeof teamMemb
 /**
  * Body of POST /api/v1.1/team-members: not shown (spec part 4, known by name only). Suggested:
  * the team member's own fields, name, email and role (for example Admin; the server answers 422
- * INVALID_ROLE for others), and departments for Standard Admin members (any JSON value: its
- * shape is not shown). None is required; other fields pass through.
+ * INVALID_ROLE for others), and departments for Standard Admin members. Only the email is
+ * checked (an email address); name, role and departments are the server's to judge, sent as
+ * given. None is required; other fields pass through.
  */
 export const teamMemberCreateParamsSchema = lazy(() =>
   suggestedBody({
-    name: z.string().trim().min(1).optional(),
-    email: z.email().optional(),
-    role: z.string().trim().min(1).optional(),
+    name: suggested<string>(),
+    email: emailAddress().optional(),
+    role: suggested<string>(),
     departments: jsonValue().optional(),
   }),
 );

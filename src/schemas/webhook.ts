@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { answerObject, jsonValue, notShown, notShownRecord, openEnum, paginationParams, timestamp } from './common.js';
+import { answerObject, notShown, notShownRecord, openEnum, paginationParams, timestamp } from './common.js';
 
 const WEBHOOK_EVENT_TYPES = ['sms', 'voice', 'both'] as const;
 const WEBHOOK_STATUSES = ['active', 'suspended'] as const;
@@ -143,12 +143,39 @@ export interface WebhookTestResult extends z.infer<ReturnType<typeof webhookTest
 
 // ---- request side (strict enums and bounds of spec part 8) ----
 
-const httpUrl = lazy(() =>
-  z.string().refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), 'must be an http:// or https:// URL'),
-);
-const streamUrl = lazy(() =>
-  z.string().refine((value) => /^(wss?|https?):\/\/[^\s]+$/i.test(value) && URL.canParse(value), 'must be a ws://, wss://, http:// or https:// URL'),
-);
+/** Whitespace and control characters, which a URL parser would drop or the server would have to refuse. */
+const URL_FORBIDDEN = /[\p{White_Space}\p{Cc}]/u;
+
+/**
+ * `new URL()`, not `URL.canParse()`: on Node 20, once optimized, `URL.canParse` misreads a string
+ * holding Latin-1 letters (`https://münchen.example/`) and answers false.
+ */
+function parsesAsUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The URL rule of docs/shapes.md: an absolute URL written `scheme://` with one of `schemes`
+ * (any case), no whitespace or control character anywhere, that a WHATWG URL parser accepts. A
+ * parser would also take ` http:example.com` and make `http://example.com/` of it; a URL the
+ * caller did not write is never what is stored.
+ */
+function urlWithScheme(schemes: readonly string[]) {
+  const written = new RegExp(`^(?:${schemes.join('|')})://`, 'i');
+  return z
+    .string()
+    .refine(
+      (value) => written.test(value) && !URL_FORBIDDEN.test(value) && parsesAsUrl(value),
+      `must be a ${schemes.map((scheme) => `${scheme}://`).join(', ')} URL`,
+    );
+}
+const httpUrl = lazy(() => urlWithScheme(['http', 'https']));
+const streamUrl = lazy(() => urlWithScheme(['ws', 'wss', 'http', 'https']));
 
 /** What a read answers in place of a credential (spec part 2); sent back, it would become the credential. */
 const MASKED_CREDENTIAL = '***ENCRYPTED***';
@@ -161,32 +188,24 @@ const credential = lazy(() =>
 );
 
 /**
- * `authentication` as sent: replaced whole on update. bearer needs its `token` (spec part 2; the
- * sandbox answers 400 without one). The members of basic and api_key are not shown: the ones the
- * sandbox reads (`username`, `password`; `key`, `headerName`) are suggested, none is required, and
- * other members pass through.
+ * `authentication` as sent: replaced whole on update. bearer needs its `token` (spec part 2). The
+ * members of basic and api_key are not shown (spec part 4); one choice, held by the client and
+ * the sandbox alike (docs/shapes.md): basic takes `username` and `password`, api_key takes `key`
+ * and an optional `headerName`, each credential required, and no other member.
  */
 const authenticationInputSchema = lazy((): z.ZodType<WebhookAuthenticationParams, WebhookAuthenticationParams> =>
   z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('none') }),
     z.strictObject({ type: z.literal('bearer'), token: credential() }),
-    z
-      .object({
-        type: z.literal('basic'),
-        username: credential().optional(),
-        password: credential().optional(),
-      })
-      .catchall(jsonValue()),
-    z
-      .object({
-        type: z.literal('api_key'),
-        key: credential().optional(),
-        headerName: z
-          .string()
-          .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
-          .optional(),
-      })
-      .catchall(jsonValue()),
+    z.strictObject({ type: z.literal('basic'), username: credential(), password: credential() }),
+    z.strictObject({
+      type: z.literal('api_key'),
+      key: credential(),
+      headerName: z
+        .string()
+        .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
+        .optional(),
+    }),
   ]),
 );
 
@@ -202,22 +221,22 @@ export interface WebhookBearerAuthentication {
   token: string;
 }
 
-/** The service sends HTTP Basic credentials. Members beyond these two pass through to the server. */
+/** The service sends HTTP Basic credentials (members not shown in the spec: see docs/shapes.md). */
 export interface WebhookBasicAuthentication {
   type: 'basic';
-  username?: string | undefined;
-  password?: string | undefined;
-  [member: string]: unknown;
+  /** The user name itself (never the masked `***ENCRYPTED***` a read answers). */
+  username: string;
+  /** The password itself. */
+  password: string;
 }
 
-/** The service sends a key in a header of your choice. Members beyond these two pass through to the server. */
+/** The service sends a key in a header of your choice (members not shown in the spec: see docs/shapes.md). */
 export interface WebhookApiKeyAuthentication {
   type: 'api_key';
   /** The key itself. */
-  key?: string | undefined;
-  /** The header that carries it, e.g. `X-Api-Key`. */
+  key: string;
+  /** The header that carries it, e.g. `X-Api-Key`; the server's default when absent. */
   headerName?: string | undefined;
-  [member: string]: unknown;
 }
 
 /**
@@ -264,8 +283,8 @@ const retryPolicyInputSchema = lazy(() =>
  */
 export const webhookCreateParamsSchema = lazy(() =>
   z.strictObject({
-    operator: z.string().trim().min(1),
-    network: z.string().trim().min(1),
+    operator: z.string().min(1),
+    network: z.string().min(1),
     eventType: z.enum(WEBHOOK_EVENT_TYPES),
     authentication: authenticationInputSchema().optional(),
     webhookUrls: webhookUrlsInputSchema().optional(),
@@ -286,8 +305,8 @@ export interface WebhookCreateParams extends z.input<ReturnType<typeof webhookCr
  */
 export const webhookUpdateParamsSchema = lazy(() =>
   z.strictObject({
-    operator: z.string().trim().min(1).optional(),
-    network: z.string().trim().min(1).optional(),
+    operator: z.string().min(1).optional(),
+    network: z.string().min(1).optional(),
     eventType: z.enum(WEBHOOK_EVENT_TYPES).optional(),
     authentication: authenticationInputSchema().optional(),
     webhookUrls: webhookUrlsUpdateSchema().optional(),

@@ -23,12 +23,18 @@ describe('webhooks.update takes exactly what PUT /webhooks/{id} applies', () => 
     void client.webhooks.update('wh', { status: 'paused' });
   });
 
-  it('bearer needs its token; basic and api_key members are suggested, not required', () => {
+  it('each authentication type needs its credentials, and takes no other member', () => {
     void client.webhooks.update('wh', { authentication: { type: 'bearer', token: 't' } });
     void client.webhooks.update('wh', { authentication: { type: 'none' } });
     void client.webhooks.update('wh', { authentication: { type: 'basic', username: 'u', password: 'p' } });
-    void client.webhooks.update('wh', { authentication: { type: 'basic', realm: 'partner' } });
     void client.webhooks.update('wh', { authentication: { type: 'api_key', key: 'k', headerName: 'X-Key' } });
+    void client.webhooks.update('wh', { authentication: { type: 'api_key', key: 'k' } });
+    // @ts-expect-error basic without its password
+    void client.webhooks.update('wh', { authentication: { type: 'basic', username: 'u' } });
+    // @ts-expect-error a member of no authentication type
+    void client.webhooks.update('wh', { authentication: { type: 'basic', username: 'u', password: 'p', realm: 'partner' } });
+    // @ts-expect-error api_key without its key
+    void client.webhooks.update('wh', { authentication: { type: 'api_key', headerName: 'X-Key' } });
     // @ts-expect-error bearer without a token
     void client.webhooks.update('wh', { authentication: { type: 'bearer' } });
     // @ts-expect-error an unknown authentication type

@@ -1,5 +1,6 @@
 /** eSIM activation read and asynchronous eSIM provisioning. */
 import type { SandboxPlugin, TransactionOutcome } from '../context.js';
+import { isEmailAddress } from '../email.js';
 import type { SimRecord } from '../state/types.js';
 import { acceptedBody } from './wire.js';
 
@@ -24,8 +25,14 @@ export const registerEsimRoutes: SandboxPlugin = (app, ctx) => {
   app.post('/api/v1.1/esim', (c) => {
     const body = ctx.requireBody(c);
     if (body instanceof Response) return body;
-    const planId = typeof body.planId === 'string' ? body.planId : undefined;
-    const email = typeof body.email === 'string' ? body.email : undefined;
+    // A field given with the wrong type is refused, never ignored: a provisioning without the
+    // plan or the user the partner named is not the one asked for.
+    const errors: string[] = [];
+    if (body.planId !== undefined && typeof body.planId !== 'string') errors.push('planId must be a string');
+    if (body.email !== undefined && !isEmailAddress(body.email)) errors.push('email must be an email address');
+    if (errors.length > 0) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Invalid eSIM provisioning request', { validationErrors: errors });
+    const planId = body.planId as string | undefined;
+    const email = body.email as string | undefined;
     ctx.counters.bump('esim.provision');
     const tx = ctx.transactions.start({
       kind: 'esim.provision',

@@ -50,9 +50,9 @@ export const registerPortInRoutes: SandboxPlugin = (app, ctx) => {
     if (c.get('tier') !== 'admin') return ctx.fail(c, 403, 'FORBIDDEN', 'Port-in submission requires an Admin-tier role');
     const body = ctx.requireBody(c, ['portInNumber', 'iccid']);
     if (body instanceof Response) return body;
-    const portInNumber = String(body.portInNumber);
+    const portInNumber = body.portInNumber;
     const iccid = String(body.iccid);
-    if (!E164.test(portInNumber)) {
+    if (typeof portInNumber !== 'string' || !E164.test(portInNumber)) {
       return ctx.fail(c, 400, 'VALIDATION_ERROR', 'portInNumber must be an E.164 number', {
         validationErrors: ['portInNumber must be an E.164 number'],
       });

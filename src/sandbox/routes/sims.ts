@@ -1,5 +1,6 @@
 /** SIM list with its filters, and phone-number renewal. */
 import type { SandboxPlugin } from '../context.js';
+import { isEmailAddress } from '../email.js';
 import type { SimRecord } from '../state/types.js';
 import { simToWire } from './wire.js';
 
@@ -28,6 +29,9 @@ export const registerSimRoutes: SandboxPlugin = (app, ctx) => {
     if (assignedStatus !== undefined && !ASSIGNED_STATUSES.includes(assignedStatus)) {
       errors.push(`assignedStatus must be one of ${ASSIGNED_STATUSES.join(', ')}`);
     }
+    // spec part 4: assignedTo is an email string; an empty search would silently match everything.
+    if (assignedTo !== undefined && !isEmailAddress(assignedTo)) errors.push('assignedTo must be an email address');
+    if (search === '') errors.push('search must not be empty');
     if (errors.length > 0) return ctx.fail(c, 400, 'VALIDATION_ERROR', 'Invalid query parameters', { validationErrors: errors });
     const needle = search?.trim().toLowerCase();
     const email = assignedTo?.toLowerCase();
@@ -43,6 +47,9 @@ export const registerSimRoutes: SandboxPlugin = (app, ctx) => {
 
   // Shape not shown in the spec: { iccid, phoneNumber (the new one), previousPhoneNumber }.
   app.post('/api/v1.1/sims/:iccid/renew-number', (c) => {
+    // The body's fields are not shown and none is read, but a body that is not an object is refused.
+    const body = ctx.requireBody(c);
+    if (body instanceof Response) return body;
     const sim = ctx.state.sims.get(c.req.param('iccid'));
     if (!sim) return ctx.fail(c, 404, 'SIM_NOT_FOUND', 'SIM not found');
     const taken = new Set([...ctx.state.sims.values()].map((s) => s.phoneNumber));

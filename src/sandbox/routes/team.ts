@@ -1,6 +1,6 @@
 /** Team members: account admins, a resource distinct from end users. */
 import type { SandboxPlugin } from '../context.js';
-import { EMAIL } from '../answers.js';
+import { isEmailAddress } from '../email.js';
 import { DEPARTMENTS, TEAM_ROLES } from '../state/seed.js';
 import type { TeamMemberRecord } from '../state/types.js';
 
@@ -33,7 +33,7 @@ export const registerTeamRoutes: SandboxPlugin = (app, ctx) => {
     const body = ctx.requireBody(c, ['name', 'email', 'role']);
     if (body instanceof Response) return body;
     const { name, email, role, departments } = body;
-    if (typeof name !== 'string' || typeof email !== 'string' || !EMAIL.test(email)) {
+    if (typeof name !== 'string' || !isEmailAddress(email)) {
       return ctx.fail(c, 400, 'VALIDATION_ERROR', 'name must be a string and email a valid address', {
         validationErrors: ['email must be a valid email address'],
       });

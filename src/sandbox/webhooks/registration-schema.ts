@@ -3,17 +3,25 @@ import { closedObject } from '../closed-object.js';
 import { MASKED } from './registrations.js';
 import { retryPolicyInputSchema } from './retry-policy.js';
 
-/** URL schemes each webhookUrls member accepts; voiceStreamUrl is always dialled over WebSocket (spec part 2). */
+/**
+ * URL schemes each webhookUrls member accepts; voiceStreamUrl is always dialled over WebSocket
+ * (spec part 2). The rule of docs/shapes.md: written `scheme://`, no whitespace or control
+ * character, parsed by the URL parser. The parser alone would turn ` http:x.example` into
+ * `http://x.example/`, and the stored URL would not be the one the partner sent.
+ */
 function urlWithScheme(schemes: readonly string[]) {
   return z.string().refine(
     (value) => {
+      if ([...value].some((char) => /\p{White_Space}|\p{Cc}/u.test(char))) return false;
+      let protocol: string;
       try {
-        return schemes.includes(new URL(value).protocol.replace(/:$/, ''));
+        protocol = new URL(value).protocol.replace(/:$/, '');
       } catch {
         return false;
       }
+      return schemes.includes(protocol) && value.slice(protocol.length, protocol.length + 3) === '://';
     },
-    { message: `must be an absolute ${schemes.join(', ')} URL` },
+    { message: `must be an absolute ${schemes.join(', ')} URL written scheme://` },
   );
 }
 
