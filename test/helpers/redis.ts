@@ -173,8 +173,8 @@ export async function startRedisCluster(): Promise<RedisCluster> {
         const client = admin(port);
         try {
           await client.connect();
-          const answer = (await client.cluster('SLOTS')) as Array<[number, number, [string, number]]>;
-          return answer.map(([from, to, [, master]]) => [from, to, master]);
+          const answer = await client.cluster('SLOTS');
+          return answer.map(([from, to, master]): [number, number, number] => [from, to, master?.[1] ?? -1]);
         } catch {
           // This node is not answering yet: ask another.
         } finally {

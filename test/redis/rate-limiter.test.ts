@@ -369,4 +369,53 @@ describe('RedisRateLimiter when Redis answers after the limiter gave up', () => 
     expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
     expect(await throttled(target)).toBe(0);
   });
+
+  it('gives them back under fail-open too, though the process never calls that route again', async () => {
+    const target = await sandbox(LONG_WINDOW_MS);
+    const namespace = `late-open-${namespaces++}`;
+    // 20 a window: both exchanges, a call of each, and the second's 16.
+    const limits = { namespace, account: { limit: 20, windowMs: LONG_WINDOW_MS } };
+    const logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+    const first = member(target, { ...limits, commandTimeoutMs: 100 }, { maxRetries: 0, logger });
+    // Fail-closed: its calls can only go through Redis, never around it.
+    const second = member(target, { ...limits, onStoreError: 'fail-closed' }, { maxRetries: 0 });
+    await listSims(first);
+    await listSims(second);
+    await slowRedis(1_200);
+    // Given up on after 100 ms, the sixteen are sent under the in-process limits; Redis admits them later all the same.
+    const sent = await Promise.allSettled(Array.from({ length: 16 }, () => listSims(first)));
+    expect(sent.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    await caughtUp();
+    // The first process is idle from here on: only the run it sent when it gave up corrects its count.
+    const outcomes = await Promise.allSettled(Array.from({ length: 16 }, () => listSims(second)));
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+  });
+
+  it('counts once the answers a run settled after the limiter gave up on it, and sent again with the next run', async () => {
+    const target = await sandbox(LONG_WINDOW_MS);
+    const namespace = `late-settle-${namespaces++}`;
+    // 10 a window: both exchanges, a call of each, the first's three below, and three of the second's four.
+    const limits = { namespace, account: { limit: 10, windowMs: LONG_WINDOW_MS }, onStoreError: 'fail-closed' as const };
+    const first = member(target, { ...limits, commandTimeoutMs: 100 }, { maxRetries: 0 });
+    const second = member(target, limits, { maxRetries: 0 });
+    await listSims(first);
+    await listSims(second);
+    await flightEmptied(namespace);
+    // Three calls admitted now, answered 300 ms later: their settle run meets a slow Redis, is given
+    // up on, and is executed later; its answers go again with the next run.
+    const before = (await sandboxLog(target)).length;
+    target.force({ method: 'GET', path: '/api/v1.1/sims', delayMs: 300, times: 3 });
+    const three = Promise.all(Array.from({ length: 3 }, () => listSims(first)));
+    await until(async () => (await sandboxLog(target)).length >= before + 3);
+    await slowRedis(1_200);
+    await three;
+    await caughtUp();
+    await flightEmptied(namespace);
+    // Counted twice, the three would leave the second process none of the three slots left.
+    const outcomes = await Promise.allSettled(Array.from({ length: 4 }, () => listSims(second)));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
+    const refused = outcomes.find((outcome) => outcome.status === 'rejected');
+    expect((refused as PromiseRejectedResult).reason).toBeInstanceOf(TimeoutError);
+    expect(await throttled(target)).toBe(0);
+  });
 });
