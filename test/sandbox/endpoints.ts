@@ -20,8 +20,8 @@ export interface Endpoint {
   path(ids: Ids): string;
   body?(ids: Ids): unknown;
   status: number;
-  /** What `data` is: one object with these keys, a page or plain array of items with these keys, or an error code. */
-  answer: { object: string[] } | { page: string[] } | { array: string[] } | { bare: string[] } | { error: string };
+  /** What `data` is: one object with these keys, a page of items with these keys (every list pages, spec part 1 rule 5), or an error code. */
+  answer: { object: string[] } | { page: string[] } | { bare: string[] } | { error: string };
   /** No bearer needed (spec part 5 rule 4, and the exchange itself). */
   open?: true;
   /** Admin tier only (spec part 5 rule 5, part 1 rule 8). */
@@ -201,7 +201,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     status: 200,
     answer: { object: [...REGISTRATION, 'signingSecret'] },
   },
-  { method: 'GET', template: '/api/v1.1/webhooks', path: () => '/api/v1.1/webhooks', status: 200, answer: { array: REGISTRATION } },
+  { method: 'GET', template: '/api/v1.1/webhooks', path: () => '/api/v1.1/webhooks', status: 200, answer: { page: REGISTRATION } },
   {
     method: 'GET',
     template: '/api/v1.1/webhooks/{id}',
