@@ -36,7 +36,7 @@ export function marginMs(windowMs: number): number {
  * sent either, since the server already said it would refuse it. The same RateLimitError a
  * throttled call fails with, `retryAfterSeconds` saying how long the pause has left.
  */
-export function pauseTooLong(route: string, leftMs: number, maxServerWaitMs: number): RateLimitError {
+function pauseTooLong(route: string, leftMs: number, maxServerWaitMs: number): RateLimitError {
   const retryAfterSeconds = Math.max(1, Math.ceil(leftMs / 1000));
   return new RateLimitError({
     status: 429,
