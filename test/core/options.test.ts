@@ -249,3 +249,19 @@ describe('baseUrl that already names the API path', () => {
     expect(t.server.requests).toHaveLength(0);
   });
 });
+
+describe('baseUrl with an internationalized host', () => {
+  it('is taken every time, however often clients are built (the check does not misread Latin-1 letters once optimized)', () => {
+    // Enough constructions for the engine to optimize the option check: URL.canParse then
+    // misreads `münchen` on Node 20, and a check built on it refuses the URL at random.
+    let refused = 0;
+    for (let i = 0; i < 20_000; i += 1) {
+      try {
+        new PartnerClient({ baseUrl: 'https://münchen.example', key: KEY, secret: SECRET });
+      } catch {
+        refused += 1;
+      }
+    }
+    expect(refused).toBe(0);
+  });
+});
