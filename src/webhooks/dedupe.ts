@@ -1,4 +1,5 @@
 import { DEFAULT_DEDUPE_TTL_MS } from '../core/defaults.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { WebhookEvent } from './event-types.js';
 
 /**
@@ -166,6 +167,8 @@ export function defaultDedupeKey(event: WebhookEvent): string | undefined {
  * operator rule 3). Give it to an adapter as `dedupe`: a repeat is answered 200 without calling
  * `onEvent`, and a failed `onEvent` releases its key so the retry is handled.
  *
+ * @throws `ConfigurationError` (of `mobile-partner-sdk`) when `ttlMs` or `leaseMs` is not a whole number of milliseconds, at least 1.
+ *
  * @example
  * ```ts
  * import { createDeduplicator, createNodeHandler } from 'mobile-partner-sdk/webhooks';
@@ -179,8 +182,8 @@ export function defaultDedupeKey(event: WebhookEvent): string | undefined {
  */
 export function createDeduplicator(options: DedupeOptions = {}): Deduplicator {
   const store = options.store ?? new MemoryDedupeStore();
-  const ttlMs = options.ttlMs ?? DEFAULT_DEDUPE_TTL_MS;
-  const leaseMs = options.leaseMs ?? DEFAULT_DEDUPE_LEASE_MS;
+  const ttlMs = checkMs(options.ttlMs, 'ttlMs') ?? DEFAULT_DEDUPE_TTL_MS;
+  const leaseMs = checkMs(options.leaseMs, 'leaseMs') ?? DEFAULT_DEDUPE_LEASE_MS;
   const keyOf = options.key ?? defaultDedupeKey;
   // Scoped by type so an SMS key can never collide with a voice quality id.
   const scoped = (event: WebhookEvent): string | undefined => {
@@ -240,4 +243,17 @@ export function createDeduplicator(options: DedupeOptions = {}): Deduplicator {
       if (store.delete) await store.delete(key, claimToken);
     },
   };
+}
+
+/** A duration option of {@link createDeduplicator}: whole milliseconds, at least 1, or unset. */
+function checkMs(value: unknown, option: 'ttlMs' | 'leaseMs'): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new ConfigurationError(
+      `invalid createDeduplicator option ${option}: must be a whole number of milliseconds, at least 1`,
+      'CONFIGURATION_ERROR',
+      option,
+    );
+  }
+  return value;
 }

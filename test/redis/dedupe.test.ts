@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../src/index.js';
-import { RedisDedupeStore } from '../../src/redis/index.js';
+import { RedisDedupeStore, RedisRateLimiter } from '../../src/redis/index.js';
 import type { RedisDedupeStoreOptions } from '../../src/redis/index.js';
 import { createDeduplicator, createNodeHandler, type WebhookEvent } from '../../src/webhooks/index.js';
 import { type CompiledScripts, compileScripts } from '../helpers/bundle.js';
@@ -111,6 +111,16 @@ describe('RedisDedupeStore', () => {
       await expect(store.setIfAbsent('voice.test.completed:vqt_x', 1_000)).rejects.toThrow();
     } finally {
       await redis.start();
+    }
+  });
+
+  it('refuses a command timeout that is not a whole number of milliseconds, in the store and the limiter alike', () => {
+    for (const make of [
+      () => new RedisDedupeStore({ redis: redis.client(), commandTimeoutMs: 0 }),
+      () => new RedisRateLimiter({ redis: redis.client(), commandTimeoutMs: Number.POSITIVE_INFINITY }),
+    ]) {
+      expect(make).toThrow(ConfigurationError);
+      expect(make).toThrow(/option commandTimeoutMs: must be a whole number of milliseconds/);
     }
   });
 

@@ -10,6 +10,7 @@ import {
   type DedupeStore,
   type WebhookEvent,
 } from '../../src/webhooks/index.js';
+import { ConfigurationError } from '../../src/index.js';
 import { postSigned, secret as deliverySecret } from './helpers.js';
 
 const secret = 'whsec_dedupe';
@@ -48,6 +49,27 @@ describe('createDeduplicator', () => {
     // Neither completed nor released (a crash, a store that failed): the claim lasts its lease.
     vi.advanceTimersByTime(5_001);
     expect(await dedupe.claim(e)).toBe(true);
+  });
+
+  it('refuses a lease or TTL that is not a whole number of milliseconds, naming the option', () => {
+    for (const [option, value] of [
+      ['leaseMs', 0],
+      ['leaseMs', Number.NaN],
+      ['ttlMs', -1],
+      ['ttlMs', 1.5],
+    ] as const) {
+      const error = (() => {
+        try {
+          createDeduplicator({ [option]: value });
+        } catch (failure) {
+          return failure;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as ConfigurationError).option).toBe(option);
+      expect((error as ConfigurationError).message).toMatch(new RegExp(`option ${option}: must be a whole number`));
+    }
   });
 
   it('never deduplicates operator events unless given a key', async () => {
