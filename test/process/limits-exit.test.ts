@@ -9,7 +9,7 @@ import { type CompiledScripts, compileScripts } from '../helpers/bundle.js';
 import { fail, ok } from '../helpers/server.js';
 import { useTestServer } from '../helpers/server-client.js';
 
-const CHILD = 'test/core/process-exit.child.ts';
+const CHILD = 'test/process/limits-exit.child.ts';
 /** Far shorter than any wait the child could otherwise sit out (a minute's poll, a day's pause, close()'s 30 s). */
 const EXIT_WITHIN_MS = 10_000;
 
