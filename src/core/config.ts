@@ -17,14 +17,14 @@ const VALIDATION_MODES = new Set(['strict', 'off']);
 /** RFC 9110 section 5.6.2 `token`: the only characters a field name may have. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /**
- * A field value both transports send exactly: visible ASCII, inner spaces and tabs. No control
+ * A field value both wires (undici and fetch) send exactly: visible ASCII, inner spaces and tabs. No control
  * characters (CR, LF and NUL would split or cut the header; fetch strips a trailing CR), no leading
  * or trailing whitespace (fetch trims it), no non-ASCII (its bytes on the wire would depend on the
- * transport's encoding).
+ * wire's encoding).
  */
 const FIELD_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/;
-/** Framing and connection headers belong to the transport; a caller's value would desynchronise it. */
-const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
+/** Framing and connection headers belong to the wire; a caller's value would desynchronise it. */
+const WIRE_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
 /** Visible ASCII with inner spaces: an Idempotency-Key that goes on the wire unchanged. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
@@ -70,7 +70,7 @@ function headerIssues(value: unknown, option: string): ValidationIssue[] {
     const lower = name.toLowerCase();
     if (!TOKEN.test(name)) issues.push({ path, message: 'is not a valid header name (RFC 9110 token characters only)' });
     else if (seen.has(lower)) issues.push({ path, message: 'is given twice (header names are case-insensitive)' });
-    else if (TRANSPORT_HEADERS.has(lower)) issues.push({ path, message: 'is set by the transport and cannot be given' });
+    else if (WIRE_HEADERS.has(lower)) issues.push({ path, message: 'is set by the HTTP connection and cannot be given' });
     else if (lower === 'idempotency-key') issues.push({ path, message: 'is set by the client: pass the idempotencyKey option of the call instead' });
     // The value itself is never quoted: a header may carry a credential.
     else if (typeof item !== 'string')

@@ -70,7 +70,7 @@ function pathCharProblem(char: string): string | undefined {
 }
 
 /**
- * The path of `client.request()` as it goes on the wire, identical on both transports: an
+ * The path of `client.request()` as it goes on the wire, identical on both wires: an
  * absolute path of RFC 3986 characters and %XX escapes is sent as given; spaces, non-ASCII text
  * and the other printable characters a path cannot carry raw (`"<>[\]^`{|}`) are percent-encoded
  * (UTF-8); anything that cannot be sent exactly (control
@@ -105,9 +105,9 @@ function hasDotSegment(path: string): boolean {
 }
 
 /**
- * Whether a WHATWG URL parser (the `fetch` transport) would drop a segment of this path: a '.' or
- * '..' segment, even spelled %2E. The default transport sends such a path exactly; the fetch
- * transport cannot, so the call is refused there rather than sent somewhere else.
+ * Whether a WHATWG URL parser (the `fetch` wire) would drop a segment of this path: a '.' or
+ * '..' segment, even spelled %2E. The default wire (undici) sends such a path exactly; the fetch
+ * wire cannot, so the call is refused there rather than sent somewhere else.
  */
 export function urlParsingAltersPath(path: string): boolean {
   if (!path.includes('/.') && !/\/%2e/i.test(path)) return false;
