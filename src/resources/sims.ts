@@ -16,7 +16,8 @@ import { type Endpoint, Resource } from './endpoint.js';
 
 /**
  * Wire names of the SIM list's assigned-status filter and free-text search: not shown in the spec
- * (part 4), so chosen here, and only here.
+ * (part 4), so chosen here for the client (docs/shapes.md); the sandbox reads the same names in
+ * its own routes/sims.ts.
  */
 const SIM_LIST_QUERY_NAMES = {
   assignedStatus: 'assignedStatus',
