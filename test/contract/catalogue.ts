@@ -6,7 +6,7 @@ import type { PartnerClient } from '../../src/index.js';
 import type { SandboxFixtures } from '../../src/sandbox/index.js';
 import type { Kind } from './values.js';
 
-export type Location = 'path' | 'query' | 'body';
+type Location = 'path' | 'query' | 'body';
 
 export interface Input {
   params: Record<string, unknown>;

@@ -11,7 +11,7 @@ import { maskUrlCredentials } from '../mask-url.js';
 const UNMASKED_USER_INFO = /[a-z][a-z0-9+.-]*:\/\/(?!\*\*\*@)[^\s/?#\\"]*@/i;
 
 /** `value` with every string's URL user-info masked. Control answers are the sandbox's own JSON, nested a few levels. */
-export function maskUrlsDeep(value: unknown): unknown {
+function maskUrlsDeep(value: unknown): unknown {
   if (typeof value === 'string') return maskUrlCredentials(value);
   if (Array.isArray(value)) return value.map(maskUrlsDeep);
   if (value === null || typeof value !== 'object') return value;

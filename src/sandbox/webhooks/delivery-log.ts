@@ -4,7 +4,7 @@
  */
 
 /** PENDING and FAILED come from the spec; DELIVERED marks a 2xx answer. */
-export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 
 export interface DeliveryRecord {
   deliveryId: string;
