@@ -409,6 +409,7 @@ export class RedisRateLimiter implements RateLimiter {
       try {
         await this.#exchange(route, queue, () => ({ asking: 0, offered: 0 }));
         this.#answered();
+        this.#settleRest(route, queue);
       } catch (error) {
         this.#storeFailed(error, undefined, undefined);
       }
@@ -484,21 +485,33 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** One script run with the pending answers; what arrives meanwhile waits for the next. */
   async #settle(route: string, queue: RouteQueue): Promise<void> {
-    if (this.#useLocal()) {
-      // Under fail-open the fallback counts from here on; this process's flight in Redis expires with its lease.
-      queue.settles.length = 0;
-      queue.givenBack = 0;
-    } else if (queue.settles.length + queue.givenBack > 0) {
-      try {
-        await this.#exchange(route, queue, () => ({ asking: 0, offered: 0 }));
-        this.#answered();
-      } catch (error) {
-        this.#storeFailed(error, undefined, undefined);
-      }
-      const left = queue.settles.length;
-      if (left > 0 && !this.#closed) this.#settleLater(route, queue, left >= BATCH);
+    if (queue.settles.length + queue.givenBack === 0) {
+      this.#tidy(route, queue);
+      return;
     }
+    if (this.#useLocal()) {
+      // Redis is not asked during the fallback's second; the answers wait for the correcting run,
+      // which brings them and the route's count to Redis once it answers (rather than leave in
+      // Redis a flight that only the lease would end).
+      if (queue.correctTimer === undefined) this.#correctSoon(route, queue);
+      return;
+    }
+    try {
+      await this.#exchange(route, queue, () => ({ asking: 0, offered: 0 }));
+      this.#answered();
+    } catch (error) {
+      // The answers are back in the queue; the correcting run, every second, takes them.
+      this.#storeFailed(error, undefined, undefined);
+      return;
+    }
+    this.#settleRest(route, queue);
     this.#tidy(route, queue);
+  }
+
+  /** More answers than one run takes: the next batch goes soon. */
+  #settleRest(route: string, queue: RouteQueue): void {
+    const left = queue.settles.length;
+    if (left > 0 && !this.#closed) this.#settleLater(route, queue, left >= BATCH);
   }
 
   /** Slots taken ahead: handed out for {@link SPARE_LIFE_MS} at most, then given back. */

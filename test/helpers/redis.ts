@@ -115,7 +115,7 @@ export interface RedisCluster {
   keys(pattern: string): Promise<string[]>;
   /** Kills one node with SIGKILL (a crash: no goodbye to the others). */
   crash(port: number): Promise<void>;
-  /** Resolves once every live node reports `cluster_state:ok` and every slot has a live master. */
+  /** Resolves once every live node reports `cluster_state:ok` and every slot has a live master (fails after 30 s). */
   healthy(): Promise<void>;
   /** Closes the test's clients, stops every node and removes the directory. */
   stop(): Promise<void>;
@@ -123,7 +123,18 @@ export interface RedisCluster {
 
 function clusterNode(port: number, dir: string): Promise<ChildProcess> {
   mkdirSync(dir, { recursive: true });
-  return launch(port, dir, ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000']);
+  return launch(port, dir, [
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    `nodes-${port}.conf`,
+    '--cluster-node-timeout',
+    '1000',
+    // A replica takes over however long ago it last heard from its master: on a loaded machine
+    // the data-age check ("disconnected from master for longer than allowed") can refuse forever.
+    '--cluster-replica-validity-factor',
+    '0',
+  ]);
 }
 
 function redisCli(args: string[]): string {
@@ -144,6 +155,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   const nodes = new Map<number, ChildProcess>();
   const clients: Cluster[] = [];
   const admins: Redis[] = [];
+  const output = new Map<number, string>();
   const stop = async (): Promise<void> => {
     for (const client of clients.splice(0)) client.disconnect();
     for (const admin of admins.splice(0)) admin.disconnect();
@@ -156,7 +168,10 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     for (let i = 0; i < 6; i++) ports.push(await freePort());
     await Promise.all(
       ports.map(async (port) => {
-        nodes.set(port, await clusterNode(port, path.join(root, String(port))));
+        const node = await clusterNode(port, path.join(root, String(port)));
+        nodes.set(port, node);
+        // Each node's log, for the message of a cluster that does not recover.
+        node.stdout?.on('data', (chunk: Buffer) => output.set(port, ((output.get(port) ?? '') + chunk.toString()).slice(-20_000)));
       }),
     );
     redisCli(['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes']);
@@ -227,7 +242,17 @@ export async function startRedisCluster(): Promise<RedisCluster> {
         await exited;
       },
       async healthy() {
+        // Bounded, so that a cluster that never recovers fails the test with what its nodes say.
+        const deadline = Date.now() + 30_000;
         for (;;) {
+          if (Date.now() > deadline) {
+            const seen = redisCli(['-p', String(live()[0]), 'cluster', 'nodes']);
+            const logs = live().map((port) => {
+              const lines = (output.get(port) ?? '').split('\n');
+              return `${port}: ${[...lines.filter((line) => /failover|elect|vote/i.test(line)).slice(-6), ...lines.slice(-3)].join('\n  ')}`;
+            });
+            throw new Error(`the cluster did not recover within 30 s; CLUSTER NODES:\n${seen}\n${logs.join('\n')}`);
+          }
           const states = await Promise.all(
             live().map(async (port) => {
               const client = admin(port);

@@ -72,9 +72,9 @@ describe('fleet mode on a Redis Cluster', () => {
     // namespace's documented prefix (`namespace:{account}:…`), then crash it mid-burst.
     const account = await accountTag(nodes);
     const master = await nodes.masterOf(`cluster:{${account}}:rl:account`);
-    let answered = 0;
-    const during = Promise.allSettled(Array.from({ length: 250 }, (_, i) => listSims(fleet[i % 2] as PartnerClient).then(() => (answered += 1))));
-    while (answered < 50) await new Promise((resolve) => setTimeout(resolve, 10));
+    let settled = 0;
+    const during = Promise.allSettled(Array.from({ length: 250 }, (_, i) => listSims(fleet[i % 2] as PartnerClient).finally(() => (settled += 1))));
+    while (settled < 50) await new Promise((resolve) => setTimeout(resolve, 10));
     await nodes.crash(master);
     // Every call settles: answered, or out of retries on a 429 drawn while each process limited itself alone.
     const outcomes = await during;

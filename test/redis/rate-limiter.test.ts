@@ -353,6 +353,8 @@ describe('RedisRateLimiter when Redis answers after the limiter gave up', () => 
     const second = member(target, limits, { maxRetries: 0 });
     await listSims(first);
     await listSims(second);
+    // The slots the warm-up took ahead are back: a call of the sixteen below cannot hold one.
+    await flightEmptied(namespace);
     await slowRedis(1_200);
     // Sixteen calls ask at once; the limiter gives up after 100 ms, and Redis admits them later.
     const gaveUp = await Promise.allSettled(Array.from({ length: 16 }, () => listSims(first)));
@@ -381,6 +383,8 @@ describe('RedisRateLimiter when Redis answers after the limiter gave up', () => 
     const second = member(target, { ...limits, onStoreError: 'fail-closed' }, { maxRetries: 0 });
     await listSims(first);
     await listSims(second);
+    // The slots the warm-up took ahead are back: a call of the sixteen below cannot hold one.
+    await flightEmptied(namespace);
     await slowRedis(1_200);
     // Given up on after 100 ms, the sixteen are sent under the in-process limits; Redis admits them later all the same.
     const sent = await Promise.allSettled(Array.from({ length: 16 }, () => listSims(first)));
