@@ -1,21 +1,24 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { integrationFiles } from './tiers.js';
 
+/**
+ * The fast tier, `npm test`: every test file but the integration tier's (test/tiers.ts). Node.js
+ * and `npm install` are all it needs. The type tests (`*.test-d.ts`) run in `npm run typecheck`.
+ */
 export default defineConfig({
   // The project's root, so that paths below and in the tests read from the top of the repository.
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['test/**/*.test.ts'],
-    // Bundled with wrangler and run in workerd and the Edge Runtime: `npm run test:runtimes`, once in CI.
-    exclude: [...configDefaults.exclude, 'test/runtimes/bundled/**'],
+    exclude: [...configDefaults.exclude, ...integrationFiles],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
-    // Many files spend their time waiting on a child process (tsc, npm, a browser, another
-    // runtime) or on loopback I/O, so one worker per core (not Vitest's cores - 1) keeps the
-    // cores busy.
-    maxWorkers: Math.max(2, availableParallelism()),
+    // Files spend much of their time waiting on loopback I/O and timers (on two cores, two
+    // workers kept them 55 % busy), so at least four workers, and one per core beyond that.
+    maxWorkers: Math.max(4, availableParallelism()),
     // A worker loads the SDK and the sandbox once for all the files it runs, instead of once per
     // file: that loading was most of the suite's CPU time. Files share no state through it:
     // every test server and client is closed after its test, fake clocks are restored, and the
@@ -24,8 +27,8 @@ export default defineConfig({
     unstubEnvs: true,
     unstubGlobals: true,
     restoreMocks: true,
-    // The type tests and what they import (src/), not the whole project: `npm run typecheck`
-    // checks every file, and CI runs it before the suite.
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: 'test/tsconfig.type-tests.json' },
+    // `npm run typecheck` runs the type tests with `--typecheck.only`: they and what they import
+    // (src/), not the whole project, which `tsc --noEmit` checks first.
+    typecheck: { enabled: false, include: ['test/**/*.test-d.ts'], tsconfig: 'test/tsconfig.type-tests.json' },
   },
 });
