@@ -348,7 +348,8 @@ describe('the Host check (DNS rebinding)', () => {
         }),
       );
       expect(refused.status).toBe(403);
-      expect(inProcess.ctx.account.apiAccess).toBe(true);
+      const account = (await (await inProcess.handler(new Request('https://partner.test/_sandbox/account'))).json()) as { apiAccess: boolean };
+      expect(account.apiAccess).toBe(true);
     } finally {
       await inProcess.close();
     }
