@@ -120,7 +120,7 @@ function oneOfProblem(value: unknown, allowed: ReadonlySet<string>): Problem {
     : `must be one of ${[...allowed].map((item) => `'${item}'`).join(', ')} (got ${describe(value)})`;
 }
 
-/** A base URL path that already names the API's versions: every route adds its own (spec part 1). */
+/** A base URL path that already names the API's versions: every route adds its own (spec part 9 rule 1). */
 const VERSIONED_PATH = /\/api(?:\/v1\.1|\/v3)?\/*$/i;
 
 /**

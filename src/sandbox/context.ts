@@ -12,7 +12,7 @@ import type { OperatorRecord, SandboxState, SimRecord, TransactionRecord } from 
 
 export type * from './state/types.js';
 
-/** @internal Admin-tier keys may send SMS and submit port-ins; standard keys may not (spec part 5 rule 5). */
+/** @internal Admin-tier keys may send SMS and submit port-ins; standard keys may not (spec part 5 rule 5, part 1 rule 8). */
 export type KeyTier = 'admin' | 'standard';
 
 interface SandboxVariables {

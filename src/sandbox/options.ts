@@ -327,7 +327,7 @@ function checkCredentials(value: unknown): void {
       );
     }
   }
-  // The key decides the tier of a token exchange (spec part 5 rule 6): one key cannot be both.
+  // The key decides the tier of a token exchange (spec part 5 rule 5): one key cannot be both.
   if (credentials['key'] !== undefined && credentials['key'] === credentials['standardKey']) {
     throw new RangeError('invalid sandbox option credentials.standardKey: must differ from credentials.key (the key decides the tier)');
   }
