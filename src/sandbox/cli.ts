@@ -22,6 +22,19 @@ async function main(): Promise<void> {
     await sandbox.close();
     throw new Error(`the sandbox listens on ${host} port ${sandbox.port} but no loopback URL answers; pass --host with a concrete address`);
   }
+  // Ready to stop before the banner says so: a supervisor may send SIGINT as soon as it reads
+  // "Press Ctrl-C", before the lines after the last write would have run.
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   console.log(`Partner API sandbox listening on ${url}`);
   for (const other of urls.slice(1)) console.log(`  also on ${other}`);
   if (!isLoopbackHost(host)) {
@@ -40,18 +53,6 @@ async function main(): Promise<void> {
   console.log(`Inspector: ${url}/_sandbox/ (live requests, webhook deliveries, transactions, controls)`);
   console.log(`Control API: ${url}/_sandbox/* (fixtures, requests, stats, force, time, reset)`);
   console.log('Press Ctrl-C to stop.');
-
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    sandbox.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 // One line on stderr, never a stack trace: a usage error exits 2, anything else (a port in use) 1.
