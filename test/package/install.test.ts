@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, root } from './built.js';
 
 /**
- * The packed tarball's limit, bytes (gzip, as `npm pack` reports it): about 282 kB with the web
- * build, tracing and the fleet entry. The guides under docs/ are not packed; the README is the
- * front door only.
+ * The packed tarball's limit, bytes (gzip, as `npm pack` reports it): about 333 kB with the web
+ * build, tracing, the fleet entry, the sandbox's option grammar and site guard, and exact answer
+ * types. The guides under docs/ are not packed; the README is the front door only.
  */
-const MAX_PACKED_BYTES = 300_000;
+const MAX_PACKED_BYTES = 340_000;
 /** What a client-only install may bring: the package's dependencies and theirs. */
 const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod', 'p-retry', 'is-network-error'];
 

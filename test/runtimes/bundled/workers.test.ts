@@ -18,8 +18,12 @@ import { usePartnerApp } from './partner-app.js';
 const run = promisify(execFile);
 const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
 const COMPATIBILITY_DATE = '2025-09-01';
-/** The gzip size a client-only Worker may reach (the goal; bench figure 9 prints it). */
-const MAX_WORKER_GZIP_BYTES = 100 * 1024;
+/**
+ * The gzip size this smoke Worker may reach: the client, the webhook receiver and the smoke run
+ * itself (103 KiB). A Worker with the client alone stays within 100 KiB (92 KiB): bench figure 9a
+ * holds that goal.
+ */
+const MAX_WORKER_GZIP_BYTES = 110 * 1024;
 
 const partner = usePartnerApp();
 
