@@ -4,33 +4,14 @@
  * sandbox page it. Both sides are checked over loopback HTTP: the sandbox's raw answers, and the
  * client's list method awaited, walked with `for await`, and refused a bad page or pageSize.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Page, PagePromise, PartnerClient, RequestValidationError } from '../../src/index.js';
+import { type SpecEndpoint, sharedSpecText, specEndpoints, specText } from '../helpers/spec.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 
-const SHARED_SPEC = new URL('../../../shared/spec/partner-api.md', import.meta.url);
-const SPEC_COPY = new URL('../fixtures/partner-api.md', import.meta.url);
-
-interface SpecRoute {
-  path: string;
-  /** The Response cell; undefined in the "known by name only" table, which has none. */
-  response: string | undefined;
-}
-
 /** GET rows of part 4's tables whose path has no parameter: a collection, or a singleton. */
-function parameterlessGets(spec: string): SpecRoute[] {
-  const start = spec.indexOf('## 4. Endpoints');
-  const part4 = spec.slice(start, spec.indexOf('\n## 5.', start));
-  const routes: SpecRoute[] = [];
-  for (const line of part4.split('\n')) {
-    const cells = line.split('|').map((cell) => cell.trim());
-    if (cells[1] !== 'GET') continue;
-    const path = cells[2]?.split(/\s/)[0] ?? '';
-    if (path.includes('{')) continue;
-    routes.push({ path, response: cells[4] });
-  }
-  return routes;
+function parameterlessGets(): SpecEndpoint[] {
+  return specEndpoints().filter((row) => row.method === 'GET' && !row.path.includes('{'));
 }
 
 /**
@@ -53,8 +34,7 @@ const CLIENT_LISTS: Record<string, ListCall> = {
   '/api/v1.1/users': (client, params) => client.users.list(params),
 };
 
-const spec = readFileSync(SPEC_COPY, 'utf8');
-const gets = parameterlessGets(spec);
+const gets = parameterlessGets();
 const LISTS = gets.filter((route) => !SINGLETONS.has(route.path)).map((route) => route.path);
 
 let sandbox: SandboxHandle;
@@ -99,7 +79,8 @@ describe('the list routes of the spec', () => {
   });
 
   it('the copy of the spec in test/fixtures is the shared spec, when the shared spec is there', () => {
-    if (existsSync(SHARED_SPEC)) expect(spec).toBe(readFileSync(SHARED_SPEC, 'utf8'));
+    const shared = sharedSpecText();
+    if (shared !== undefined) expect(specText()).toBe(shared);
   });
 
   it('each has a list method on the client', () => {
