@@ -82,6 +82,13 @@ export interface SandboxLimits {
   idempotencyKeyTtlMs: number;
   /** Most Idempotency-Keys kept at once; the oldest is evicted first. Default 10000. */
   maxIdempotencyKeys: number;
+  /**
+   * Most bytes of a refused body (413, or 401 before reading) read and thrown away after the
+   * answer, so the sender can read it before the connection closes. Default 64 MiB.
+   */
+  maxDiscardBytes: number;
+  /** Longest time, in real ms, spent reading and throwing away a refused body. Default 10000. */
+  discardTimeoutMs: number;
 }
 
 const DEFAULT_LIMITS: Readonly<SandboxLimits> = {
@@ -89,6 +96,8 @@ const DEFAULT_LIMITS: Readonly<SandboxLimits> = {
   maxJsonDepth: 64,
   idempotencyKeyTtlMs: 24 * 60 * 60 * 1000,
   maxIdempotencyKeys: 10_000,
+  maxDiscardBytes: 64 * 1024 * 1024,
+  discardTimeoutMs: 10_000,
 };
 
 /**
@@ -289,6 +298,18 @@ function resolveLimits(value: unknown): SandboxLimits {
       limits['maxIdempotencyKeys'],
       NUMBER_RULES['limits.maxIdempotencyKeys'],
       DEFAULT_LIMITS.maxIdempotencyKeys,
+    ),
+    maxDiscardBytes: numberOption(
+      'limits.maxDiscardBytes',
+      limits['maxDiscardBytes'],
+      NUMBER_RULES['limits.maxDiscardBytes'],
+      DEFAULT_LIMITS.maxDiscardBytes,
+    ),
+    discardTimeoutMs: numberOption(
+      'limits.discardTimeoutMs',
+      limits['discardTimeoutMs'],
+      NUMBER_RULES['limits.discardTimeoutMs'],
+      DEFAULT_LIMITS.discardTimeoutMs,
     ),
   };
 }

@@ -6,7 +6,7 @@ import { exposureWarning, isLoopbackHost } from './bind.js';
 import type { Sandbox } from './handler.js';
 import { buildSandbox } from './handler.js';
 import { hostPolicy } from './middleware/site-guard.js';
-import type { StartSandboxOptions } from './options.js';
+import type { SandboxLimits, StartSandboxOptions } from './options.js';
 import { resolveListenOptions } from './options.js';
 import { pathOfTarget } from './paths.js';
 
@@ -172,7 +172,7 @@ async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res
     headers.connection = 'close';
     res.writeHead(response.status, headers);
     res.write(payload);
-    await discardRest(req);
+    await discardRest(req, sandbox.ctx.options.limits);
     res.end();
     return;
   }
@@ -180,12 +180,11 @@ async function serve(sandbox: Sandbox, origin: string, req: IncomingMessage, res
   res.end(method === 'HEAD' ? undefined : payload);
 }
 
-/** Bounds on what is read and thrown away of a refused body before the connection closes. */
-const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
-const DISCARD_MAX_MS = 10_000;
-
-/** Reads and drops the rest of a request body; resolves at its end, on an error, or past either bound. */
-function discardRest(req: IncomingMessage): Promise<void> {
+/**
+ * Reads and drops the rest of a request body; resolves at its end, on an error, or past either
+ * bound (`limits.maxDiscardBytes`, `limits.discardTimeoutMs`).
+ */
+function discardRest(req: IncomingMessage, { maxDiscardBytes, discardTimeoutMs }: SandboxLimits): Promise<void> {
   return new Promise((resolve) => {
     let discarded = 0;
     const done = (): void => {
@@ -198,9 +197,9 @@ function discardRest(req: IncomingMessage): Promise<void> {
     };
     const count = (chunk: Buffer): void => {
       discarded += chunk.byteLength;
-      if (discarded > DISCARD_MAX_BYTES) done();
+      if (discarded > maxDiscardBytes) done();
     };
-    const timer = setTimeout(done, DISCARD_MAX_MS);
+    const timer = setTimeout(done, discardTimeoutMs);
     timer.unref();
     req.on('data', count);
     req.on('end', done);

@@ -99,3 +99,61 @@ describe('an oversized body', () => {
     }
   }
 });
+
+describe('the bounds on what is thrown away', () => {
+  it('closes the connection at limits.discardTimeoutMs when the sender stops writing mid-body, after the 413', async () => {
+    // The default bound (10 s) would outlast this test's own timeout: only the option ends it.
+    const strict = await startSandbox({ port: 0, rateLimit: false, limits: { maxBodyBytes: CAP, discardTimeoutMs: 50 } });
+    try {
+      const socket = connect(Number(new URL(strict.url).port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.on('connect', () => {
+        socket.write(
+          ['POST /_sandbox/force HTTP/1.1', 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${BODY_BYTES}`, '', ''].join(
+            '\r\n',
+          ),
+        );
+        socket.write(Buffer.alloc(4 * CAP, 0x20));
+        // ...and nothing more: the sender holds the rest of its body.
+      });
+      await closed;
+      expect(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1]).toBe('413');
+    } finally {
+      await strict.close();
+    }
+  }, 5_000);
+
+  it('closes the connection once limits.maxDiscardBytes are thrown away, though the sender goes on', async () => {
+    const strict = await startSandbox({ port: 0, rateLimit: false, limits: { maxBodyBytes: CAP, maxDiscardBytes: 64 * 1024 } });
+    try {
+      const outcome = await new Promise<{ status: string | undefined; sentBytes: number }>((resolve) => {
+        const socket = connect(Number(new URL(strict.url).port), '127.0.0.1');
+        let received = '';
+        let sentBytes = 0;
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve({ status: /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1], sentBytes }));
+        socket.on('connect', async () => {
+          socket.write(
+            ['POST /_sandbox/force HTTP/1.1', 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${BODY_BYTES}`, '', ''].join(
+              '\r\n',
+            ),
+          );
+          const piece = Buffer.alloc(16 * 1024, 0x20);
+          while (!socket.destroyed && sentBytes < BODY_BYTES) {
+            sentBytes += piece.length;
+            if (!socket.write(piece)) await new Promise((drained) => socket.once('drain', drained));
+            await new Promise((later) => setImmediate(later));
+          }
+        });
+      });
+      expect(outcome.status).toBe('413');
+      // The sandbox closed before the whole body was sent: it stopped reading at the bound.
+      expect(outcome.sentBytes).toBeLessThan(BODY_BYTES);
+    } finally {
+      await strict.close();
+    }
+  }, 20_000);
+});

@@ -29,6 +29,8 @@ const NUMBER_OPTIONS: Array<[string, unknown[]]> = [
   ['limits.maxJsonDepth', [0, 1.5, 10_001]],
   ['limits.idempotencyKeyTtlMs', [0, 1.5, 1e15]],
   ['limits.maxIdempotencyKeys', [0, 1.5, 10_000_001]],
+  ['limits.maxDiscardBytes', [-1, 1.5, 2 ** 40 + 1]],
+  ['limits.discardTimeoutMs', [-1, 1.5, 2_147_483_648]],
   ['faults.errorRate', [-0.1, 1.1]],
   ['faults.resetRate', [-0.1, 1.1]],
   ['faults.resetAfterRate', [-0.1, 1.1]],
