@@ -135,7 +135,7 @@ describe('the bounds on what is thrown away', () => {
         socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
         socket.on('error', () => undefined);
         socket.on('close', () => resolve({ status: /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1], sentBytes }));
-        socket.on('connect', async () => {
+        const write = async (): Promise<void> => {
           socket.write(
             ['POST /_sandbox/force HTTP/1.1', 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${BODY_BYTES}`, '', ''].join(
               '\r\n',
@@ -147,7 +147,8 @@ describe('the bounds on what is thrown away', () => {
             if (!socket.write(piece)) await new Promise((drained) => socket.once('drain', drained));
             await new Promise((later) => setImmediate(later));
           }
-        });
+        };
+        socket.on('connect', () => void write());
       });
       expect(outcome.status).toBe('413');
       // The sandbox closed before the whole body was sent: it stopped reading at the bound.
