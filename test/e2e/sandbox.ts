@@ -50,6 +50,18 @@ export function partnerRequests(sandbox: SandboxHandle, from = 0): LoggedRequest
     .filter((request) => request.path !== '/api/v1.1/auth/token');
 }
 
+/** The next `GET /api/v1.1/sims` answers 503 with `Retry-After: 0`: that list call is retried once, at once. */
+export function forceOneBusySims(sandbox: Pick<SandboxHandle, 'force'>): void {
+  sandbox.force({
+    method: 'GET',
+    path: '/api/v1.1/sims',
+    status: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    message: 'busy',
+    headers: { 'retry-after': '0' },
+  });
+}
+
 /** Forces the sandbox's next answer of a route (POST /_sandbox/force). */
 export async function force(sandbox: SandboxHandle, rule: Record<string, unknown>): Promise<void> {
   const response = await fetch(`${sandbox.url}/_sandbox/force`, {

@@ -21,7 +21,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Logger, PartnerClient } from '../../src/index.js';
-import { useSandbox } from '../e2e/sandbox.js';
+import { forceOneBusySims, useSandbox } from '../e2e/sandbox.js';
 
 const run = useSandbox({}, {}, { auditSpans: false });
 
@@ -199,14 +199,7 @@ async function fourCalls(logger: Logger): Promise<{ results: Record<string, Outc
   try {
     const success = await outcome(client.sims.list({ pageSize: 2 }).then((page) => page.data));
     const typedError = await outcome(client.sims.retrieveSubscription(MISSING_ICCID));
-    sandbox.force({
-      method: 'GET',
-      path: '/api/v1.1/sims',
-      status: 503,
-      code: 'SERVICE_UNAVAILABLE',
-      message: 'busy',
-      headers: { 'retry-after': '0' },
-    });
+    forceOneBusySims(sandbox);
     const before = sandbox.requests().length;
     const retried = await outcome(client.sims.list({ pageSize: 2 }).then((page) => page.data));
     const retriedRequests = sandbox
@@ -450,14 +443,7 @@ describe('the failure report', () => {
     const client = new PartnerClient({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret, rateLimit: false, logger });
     try {
       await client.sims.list({ pageSize: 1 });
-      sandbox.force({
-        method: 'GET',
-        path: '/api/v1.1/sims',
-        status: 503,
-        code: 'SERVICE_UNAVAILABLE',
-        message: 'busy',
-        headers: { 'retry-after': '0' },
-      });
+      forceOneBusySims(sandbox);
       await client.sims.list({ pageSize: 1 });
     } finally {
       await client.close();

@@ -9,7 +9,7 @@ import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpa
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, PartnerClient, REQUEST_END_CHANNEL, type RequestEndMessage } from '../../src/index.js';
 import { BACKOFF_BASE_MS } from '../../src/core/defaults.js';
-import { useSandbox } from '../e2e/sandbox.js';
+import { forceOneBusySims, useSandbox } from '../e2e/sandbox.js';
 import { spanNamed, spanTrees, useTelemetry } from '../helpers/otel.js';
 
 const telemetry = useTelemetry();
@@ -33,14 +33,7 @@ describe('a span per call', () => {
     const { sandbox } = run();
     const client = newClient();
     try {
-      sandbox.force({
-        method: 'GET',
-        path: '/api/v1.1/sims',
-        status: 503,
-        code: 'SERVICE_UNAVAILABLE',
-        message: 'busy',
-        headers: { 'retry-after': '0' },
-      });
+      forceOneBusySims(sandbox);
       await client.sims.list({ pageSize: 1 });
     } finally {
       await client.close();
