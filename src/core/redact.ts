@@ -1,4 +1,5 @@
 import { ConfigurationError } from './errors.js';
+import { isLoopbackHostname } from '../shared/loopback.js';
 
 const REDACTED = '[REDACTED]';
 
@@ -8,28 +9,13 @@ const RETIRED_SECRETS_KEPT = 16;
 /** Header names whose values are credentials. */
 const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
-/** An IPv4-mapped IPv6 address of 127.0.0.0/8, as WHATWG URL serialises it: `[::ffff:7f00:1]`. */
-const mappedLoopback = /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/;
-
-/**
- * Loopback per RFC 6890 and RFC 6761: `localhost` (also in its absolute form `localhost.`),
- * 127.0.0.0/8, ::1 and ::ffff:127.0.0.0/104. Hostnames come from WHATWG URL, which already
- * turns `0x7f.1` into `127.0.0.1` and `[0:0::1]` into `[::1]`. Names that merely start or end
- * like loopback (`localhost.example.com`, `127.0.0.1.nip.io`) go through DNS and are not loopback.
- */
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === 'localhost.' || host === '[::1]' || host === '::1') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || mappedLoopback.test(host);
-}
-
 /** Refuses plain http:// to anything but loopback unless explicitly allowed; nothing has been sent yet. */
 export function assertSecureBaseUrl(url: URL, allowInsecureHttp: boolean): void {
   if (url.protocol === 'https:') return;
   if (url.protocol !== 'http:') {
     throw new ConfigurationError(`baseUrl must use https:// (got ${url.protocol})`);
   }
-  if (allowInsecureHttp || isLoopbackHost(url.hostname)) return;
+  if (allowInsecureHttp || isLoopbackHostname(url.hostname)) return;
   throw new ConfigurationError(
     `refusing to send credentials over plain http:// to ${url.hostname}; use https:// or set allowInsecureHttp: true`,
     'INSECURE_TRANSPORT',

@@ -5,11 +5,11 @@
  */
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { isLoopbackHostname } from '../shared/loopback.js';
 import type { OptionProblem } from './option-grammar.js';
 
 /** A DNS name as `listen()` would resolve it: LDH labels of 1–63 characters, at most 253 in all. */
 const HOST_NAME = /^(?=.{1,253}\.?$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
-const MAPPED_LOOPBACK = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/;
 
 const HOST_EXPECTED = 'an IP address or a host name (127.0.0.1, ::1, localhost)';
 
@@ -27,19 +27,17 @@ export function hostProblem(value: unknown): OptionProblem | undefined {
 }
 
 /**
- * Loopback per RFC 6890 and RFC 6761, the same set the client trusts with plain http://
- * (docs/security.md): `localhost` and `localhost.`, 127.0.0.0/8, ::1 and ::ffff:127.0.0.0/104,
- * written in any form (`0:0::1`). Any other name may resolve anywhere, and a shorthand such as
- * `0` resolves to the wildcard, so only these literals count.
+ * Whether the sandbox would listen on loopback only: `localhost` (`localhost.`), or an IP literal
+ * that is loopback by the client's own rule (src/shared/loopback.ts), written in any form
+ * (`0:0::1`). Any other name may resolve anywhere, and a shorthand such as `0` or `127.1` is
+ * resolved by the system, so only these literals count.
  */
 export function isLoopbackHost(value: string): boolean {
   const host = listenHost(value).toLowerCase();
-  if (host === 'localhost' || host === 'localhost.') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) !== 6 || host.includes('%')) return false;
-  // WHATWG URL writes an IPv6 address in its one canonical form.
-  const canonical = new URL(`http://[${host}]/`).hostname.slice(1, -1);
-  return canonical === '::1' || MAPPED_LOOPBACK.test(canonical);
+  const family = isIP(host);
+  if (family === 0) return host === 'localhost' || host === 'localhost.';
+  if (host.includes('%')) return false;
+  return isLoopbackHostname(new URL(`http://${family === 6 ? `[${host}]` : host}/`).hostname);
 }
 
 function urlOf(address: string, port: number): string {
