@@ -24,3 +24,11 @@ export function maskUrlCredentials(text: string): string {
   }
   return text.replace(USER_INFO, `$1${MASK}@`);
 }
+
+/**
+ * A `JSON.parse` reviver or `JSON.stringify` replacer that masks the URL user-info of every
+ * string, at any depth: for JSON the sandbox shows outside the partner API's answers.
+ */
+export function maskJsonStrings(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? maskUrlCredentials(value) : value;
+}

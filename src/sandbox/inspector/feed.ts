@@ -4,10 +4,7 @@
  * one view, and nothing is built or serialised while nobody watches.
  */
 
-import { maskUrlCredentials } from '../mask-url.js';
-
-/** The page shows URLs (deliveries, forced rules) with their user-info masked, like the control API. */
-const maskStrings = (_key: string, value: unknown): unknown => (typeof value === 'string' ? maskUrlCredentials(value) : value);
+import { maskJsonStrings } from '../mask-url.js';
 
 export type FeedTopic = 'requests' | 'deliveries' | 'transactions';
 
@@ -142,7 +139,8 @@ export class InspectorFeed {
     for (const { topic, build } of this.#dirty.values()) batch[topic].push(build());
     this.#dirty = new Map();
     this.#resync = false;
-    this.#broadcast(`event: batch\ndata: ${JSON.stringify(batch, maskStrings)}\n\n`);
+    // The page shows URLs (deliveries, forced rules) with their user-info masked, like the control API.
+    this.#broadcast(`event: batch\ndata: ${JSON.stringify(batch, maskJsonStrings)}\n\n`);
   }
 
   #broadcast(text: string): void {

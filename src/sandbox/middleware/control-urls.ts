@@ -5,19 +5,10 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { SandboxEnv } from '../context.js';
-import { maskUrlCredentials } from '../mask-url.js';
+import { maskJsonStrings } from '../mask-url.js';
 
 /** A URL with user-info other than the mask: the answer needs the walk below. */
 const UNMASKED_USER_INFO = /[a-z][a-z0-9+.-]*:\/\/(?!\*\*\*@)[^\s/?#\\"]*@/i;
-
-/** `value` with every string's URL user-info masked. Control answers are the sandbox's own JSON, nested a few levels. */
-function maskUrlsDeep(value: unknown): unknown {
-  if (typeof value === 'string') return maskUrlCredentials(value);
-  if (Array.isArray(value)) return value.map(maskUrlsDeep);
-  if (value === null || typeof value !== 'object') return value;
-  // fromEntries defines own members, so a "__proto__" key stays a member of the copy.
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, maskUrlsDeep(v)]));
-}
 
 export const maskControlUrls: MiddlewareHandler<SandboxEnv> = async (c, next) => {
   await next();
@@ -26,6 +17,6 @@ export const maskControlUrls: MiddlewareHandler<SandboxEnv> = async (c, next) =>
   const text = await res.text();
   const headers = new Headers(res.headers);
   headers.delete('content-length');
-  const body = UNMASKED_USER_INFO.test(text) ? JSON.stringify(maskUrlsDeep(JSON.parse(text))) : text;
+  const body = UNMASKED_USER_INFO.test(text) ? JSON.stringify(JSON.parse(text, maskJsonStrings)) : text;
   c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
 };
