@@ -47,10 +47,14 @@ function toWireQuery(query: Query, names: Readonly<Record<string, string>> | und
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
- * A query value is sent as UTF-8 text, which a lone UTF-16 surrogate does not have: encoding
- * would put U+FFFD in its place, a value the caller did not write. Refused instead.
+ * Checks a call's query against its endpoint, as the caller wrote it; throws
+ * RequestValidationError. A query value is sent as UTF-8 text, which a lone UTF-16 surrogate does
+ * not have: encoding would put U+FFFD in its place, a value the caller did not write. Refused
+ * instead.
  */
-export function checkQueryText(query: Query, context: string): void {
+export function checkQuery(route: Endpoint<unknown>, query: Query): void {
+  const context = routeKey(route);
+  if (route.query) parseInput(route.query, query, context);
   const issues = Object.entries(query)
     .filter(([, value]) => typeof value === 'string' && LONE_SURROGATE.test(value))
     .map(([name]) => ({ path: name, message: 'must be well-formed text (it contains a lone UTF-16 surrogate)' }));
@@ -68,8 +72,7 @@ function prepare(route: Endpoint<unknown>, input: CallInput): CallInput {
   const prepared: CallInput = { ...input };
   if (route.query) {
     const query = input.query ?? {};
-    parseInput(route.query, query, context);
-    checkQueryText(query, context);
+    checkQuery(route, query);
     prepared.query = toWireQuery(query, route.queryNames);
   }
   if (route.body) parseInput(route.body, input.body, context, 'body');

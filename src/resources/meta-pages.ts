@@ -2,8 +2,7 @@ import { PagePromise } from '../core/pagination.js';
 import type { Query, RequestOptions, Transport } from '../core/request.js';
 import { toRequestSpec } from '../core/request.js';
 import { checkRequestOptions } from '../core/config.js';
-import { parseInput } from '../core/validate.js';
-import { checkQueryText, type Endpoint, routeKey } from './endpoint.js';
+import { checkQuery, type Endpoint, routeKey } from './endpoint.js';
 
 /**
  * Pages of a list that may answer a plain array without page meta (the registrations and the
@@ -25,8 +24,7 @@ export function pagesByMeta<T>(
     if (options) checkRequestOptions(options, routeKey(route));
     // Checked, then sent as the caller wrote it (see prepare() in endpoint.ts).
     const query = (params ?? {}) as Query;
-    if (route.query) parseInput(route.query, query, routeKey(route));
-    checkQueryText(query, routeKey(route));
+    checkQuery(route, query);
     const { pageSize, ...pageQuery } = query;
     return PagePromise.from<T>((next, signal) => {
       const callerSignal = options?.signal;
