@@ -45,7 +45,7 @@ export const NUMBER_RULES = {
   'limits.idempotencyKeyTtlMs': integer(1, 10 * 365 * 86_400_000),
   'limits.maxIdempotencyKeys': integer(1, 10_000_000),
   'limits.maxDiscardBytes': integer(0, 2 ** 40),
-  'limits.discardTimeoutMs': integer(0, 2_147_483_647),
+  'limits.discardTimeoutMs': integer(0, MAX_TIMER_MS),
   'faults.rate': { integer: false, min: 0, max: 1 },
   'faults.latencyMs': integer(0, MAX_HANG_MS),
   'faults.throttleRetryAfterSeconds': integer(0, 86_400),

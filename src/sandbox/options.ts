@@ -281,37 +281,17 @@ function resolveNow(value: unknown): number {
   return ms;
 }
 
+const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as Array<keyof SandboxLimits>;
+
+/** Every limit an integer in its range (option-grammar.ts), or its default. */
 function resolveLimits(value: unknown): SandboxLimits {
   if (value === undefined) return { ...DEFAULT_LIMITS };
-  const limits = closedRecord(value, 'limits', Object.keys(DEFAULT_LIMITS));
-  return {
-    maxBodyBytes: numberOption('limits.maxBodyBytes', limits['maxBodyBytes'], NUMBER_RULES['limits.maxBodyBytes'], DEFAULT_LIMITS.maxBodyBytes),
-    maxJsonDepth: numberOption('limits.maxJsonDepth', limits['maxJsonDepth'], NUMBER_RULES['limits.maxJsonDepth'], DEFAULT_LIMITS.maxJsonDepth),
-    idempotencyKeyTtlMs: numberOption(
-      'limits.idempotencyKeyTtlMs',
-      limits['idempotencyKeyTtlMs'],
-      NUMBER_RULES['limits.idempotencyKeyTtlMs'],
-      DEFAULT_LIMITS.idempotencyKeyTtlMs,
-    ),
-    maxIdempotencyKeys: numberOption(
-      'limits.maxIdempotencyKeys',
-      limits['maxIdempotencyKeys'],
-      NUMBER_RULES['limits.maxIdempotencyKeys'],
-      DEFAULT_LIMITS.maxIdempotencyKeys,
-    ),
-    maxDiscardBytes: numberOption(
-      'limits.maxDiscardBytes',
-      limits['maxDiscardBytes'],
-      NUMBER_RULES['limits.maxDiscardBytes'],
-      DEFAULT_LIMITS.maxDiscardBytes,
-    ),
-    discardTimeoutMs: numberOption(
-      'limits.discardTimeoutMs',
-      limits['discardTimeoutMs'],
-      NUMBER_RULES['limits.discardTimeoutMs'],
-      DEFAULT_LIMITS.discardTimeoutMs,
-    ),
-  };
+  const limits = closedRecord(value, 'limits', LIMIT_NAMES);
+  const resolved = { ...DEFAULT_LIMITS };
+  for (const name of LIMIT_NAMES) {
+    resolved[name] = numberOption(`limits.${name}`, limits[name], NUMBER_RULES[`limits.${name}`], DEFAULT_LIMITS[name]);
+  }
+  return resolved;
 }
 
 function resolveAccount(value: unknown): SandboxAccount {
