@@ -3,11 +3,11 @@
  * timer or socket of the client left, even while a call waited out a long Retry-After. Run as a
  * child process of plain `node` (test/helpers/server-child.ts), so in the integration tier.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { compileScripts } from '../helpers/bundle.js';
 import { fail, ok } from '../helpers/server.js';
 import { useTestServer } from '../helpers/server-client.js';
+import { runChild } from './run-child.js';
 
 const t = useTestServer({ timeoutMs: 200 });
 
@@ -18,17 +18,13 @@ describe('a process using the client', () => {
       t.server.on('GET /api/v1.1/ping', ok({ pong: true }));
       t.server.on('GET /api/v1.1/busy', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
       const compiled = await compileScripts(['test/helpers/server-child.ts']);
-      const child = spawn(process.execPath, [compiled.path('test/helpers/server-child.ts')], {
-        env: { ...process.env, CHILD_BASE_URL: t.server.url, CHILD_MODE: mode },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      let errors = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
       // The child exits on its own, which it could not do before the 30 s Retry-After if a timer
-      // or socket of the client were left: the test's own timeout is shorter than that wait.
-      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      // or socket of the client were left: it is killed well before that wait would end.
+      const {
+        code,
+        stdout: output,
+        stderr: errors,
+      } = await runChild(compiled.path('test/helpers/server-child.ts'), { CHILD_BASE_URL: t.server.url, CHILD_MODE: mode }, 15_000);
       compiled.remove();
       expect(errors).toBe('');
       expect(code).toBe(0);

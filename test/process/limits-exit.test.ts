@@ -3,11 +3,11 @@
  * of a wait(), no timer of the limiter outlives the client. Each case runs the built-from-source
  * client in a child process that never calls process.exit().
  */
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CompiledScripts, compileScripts } from '../helpers/bundle.js';
 import { fail, ok } from '../helpers/server.js';
 import { useTestServer } from '../helpers/server-client.js';
+import { runChild } from './run-child.js';
 
 const CHILD = 'test/process/limits-exit.child.ts';
 /** Far shorter than any wait the child could otherwise sit out (a minute's poll, a day's pause, close()'s 30 s). */
@@ -20,19 +20,13 @@ beforeAll(async () => {
 });
 afterAll(() => compiled.remove());
 
-async function runChild(mode: string): Promise<{ code: number | null; errors: string; report: { handles: string[]; ended: string[] } }> {
-  const child = spawn(process.execPath, [compiled.path(CHILD)], {
-    env: { ...process.env, CHILD_BASE_URL: t.server.url, CHILD_MODE: mode },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let errors = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), EXIT_WITHIN_MS);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  clearTimeout(timer);
-  return { code, errors, report: JSON.parse(output.trim() || '{"handles":["(no report)"],"ended":[]}') as { handles: string[]; ended: string[] } };
+async function exitOf(mode: string): Promise<{ code: number | null; errors: string; report: { handles: string[]; ended: string[] } }> {
+  const { code, stdout, stderr } = await runChild(compiled.path(CHILD), { CHILD_BASE_URL: t.server.url, CHILD_MODE: mode }, EXIT_WITHIN_MS);
+  return {
+    code,
+    errors: stderr,
+    report: JSON.parse(stdout.trim() || '{"handles":["(no report)"],"ended":[]}') as { handles: string[]; ended: string[] },
+  };
 }
 
 describe('a process exits by itself after close()', () => {
@@ -40,7 +34,7 @@ describe('a process exits by itself after close()', () => {
     const exhausted = ok(1, { headers: { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '86400' } });
     t.server.on('GET /api/v1.1/exhausted', exhausted);
     t.server.on('GET /api/v1.1/ping', ok('pong'));
-    const { code, errors, report } = await runChild('reset');
+    const { code, errors, report } = await exitOf('reset');
     expect(errors).toBe('');
     expect(code).toBe(0);
     expect(report).toEqual({ handles: [], ended: ['RateLimitError', 'RateLimitError'] });
@@ -50,7 +44,7 @@ describe('a process exits by itself after close()', () => {
 
   it('with a call after a 429 whose Retry-After is a day', async () => {
     t.server.on('GET /api/v1.1/throttled', fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '86400' } }));
-    const { code, errors, report } = await runChild('retry-after');
+    const { code, errors, report } = await exitOf('retry-after');
     expect(errors).toBe('');
     expect(code).toBe(0);
     expect(report).toEqual({ handles: [], ended: ['RateLimitError', 'RateLimitError'] });
@@ -59,7 +53,7 @@ describe('a process exits by itself after close()', () => {
 
   it('with a wait() sleeping a minute between two polls', async () => {
     t.server.on('GET /api/v3/transactions/tx_1', ok({ transactionId: 'tx_1', status: 'PENDING' }));
-    const { code, errors, report } = await runChild('wait');
+    const { code, errors, report } = await exitOf('wait');
     expect(errors).toBe('');
     expect(code).toBe(0);
     expect(report).toEqual({ handles: [], ended: ['ClientClosedError'] });
