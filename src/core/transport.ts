@@ -55,6 +55,8 @@ export class ClientTransport implements Transport {
   #drained: (() => void) | undefined;
   /** The transport's one observer (diagnostics channels, spans, metrics), built on first use. */
   #observer: CallObserver | null | undefined;
+  /** The caller's logger at its level, built on first use: the observer's reports and the calls' lines. */
+  #logger: LevelLogger | undefined;
   /** The sleeps between the polls of `wait()`: no call runs then, so close() ends them as destroy() does. */
   readonly #pollSleeps = new Sleepers();
   /** Set once destroy() or close()'s timeout cut the calls: the exchange a cut call might still ask for is refused. */
@@ -162,12 +164,16 @@ export class ClientTransport implements Transport {
     return this.#scrubber ? (this.#scrubber.value(value) as V) : value;
   }
 
+  #levelLogger(): LevelLogger {
+    return (this.#logger ??= new LevelLogger(this.#options.logger, this.#options.logLevel));
+  }
+
   #observe(): CallObserver | undefined {
     if (this.#observer === undefined) {
       this.#observer =
         guardInstruments(
           [diagnosticsObserver(), tracingObserver(this.#options.propagateTraceContext ?? false), metricsObserver()],
-          new LevelLogger(this.#options.logger, this.#options.logLevel),
+          this.#levelLogger(),
         ) ?? null;
     }
     return this.#observer ?? undefined;
@@ -227,7 +233,7 @@ export class ClientTransport implements Transport {
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       validate: options.validateResponses !== 'off',
       baseHeaders: { 'user-agent': USER_AGENT, accept: 'application/json', ...lowerCaseHeaders(options.defaultHeaders) },
-      logger: new LevelLogger(options.logger, options.logLevel),
+      logger: this.#levelLogger(),
       scrubber,
       sleepers: new Sleepers(),
       maxServerWaitMs,
