@@ -165,7 +165,9 @@ for i = 1, n do
         redis.call('HDEL', runs, unpack(gone))
         redis.call('ZREMRANGEBYSCORE', g.alive, '-inf', now)
       end
-      redis.call('ZREMRANGEBYSCORE', g.ahead, '-inf', now)
+      -- A record of slots ahead stays a second past its due time: a process slow to give them
+      -- back (a starved CPU) still has its refused neighbours ask again soon, not a window later.
+      redis.call('ZREMRANGEBYSCORE', g.ahead, '-inf', now - 1000)
     end
     g.mine = tonumber(redis.call('HGET', g.flight, me) or '0')
   end
@@ -218,9 +220,13 @@ for i = 1, n do
       if due[2] then frees = tonumber(due[2]) - now end
       local alive = redis.call('ZRANGE', g.alive, 0, 0, 'WITHSCORES')
       if alive[2] and tonumber(alive[2]) - now < frees then frees = tonumber(alive[2]) - now end
-      -- Slots held ahead somewhere come back soon: ask again then.
+      -- Slots held ahead somewhere come back soon: ask again then, or shortly when they are overdue.
       local ahead = redis.call('ZRANGE', g.ahead, -1, -1, 'WITHSCORES')
-      if ahead[2] and tonumber(ahead[2]) - now < frees then frees = tonumber(ahead[2]) - now end
+      if ahead[2] then
+        local back = tonumber(ahead[2]) - now
+        if back <= 0 then back = aheadMs end
+        if back < frees then frees = back end
+      end
       if frees > wait then wait = frees end
     end
   end
