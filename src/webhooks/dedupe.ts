@@ -29,8 +29,12 @@ export interface DedupeStore {
   delete?(key: string, claimToken?: string): Promise<void>;
   /** Claims `key` with `claimToken` for `leaseMs` unless it is held or done, and says which. */
   claim?(key: string, claimToken: string, leaseMs: number): Promise<DedupeClaim>;
-  /** Records `key` as handled for `ttlMs`, in place of its claim. */
-  markDone?(key: string, ttlMs: number): Promise<void>;
+  /**
+   * Records `key` as handled for `ttlMs`. `claimToken` is the claim of the delivery that handled
+   * it. The record replaces whatever the key holds, another delivery's claim included: the event
+   * has been handled, and a claim given back later must find it done, not free.
+   */
+  markDone?(key: string, ttlMs: number, claimToken: string): Promise<void>;
 }
 
 /** Options of {@link MemoryDedupeStore}. */
@@ -135,18 +139,31 @@ export interface DedupeOptions {
 }
 
 /**
+ * One delivery's hold on its event, given by {@link Deduplicator.claim}: after handling it, call
+ * `complete()` (it succeeded) or `release()` (it failed), once. Each acts only on the claim this
+ * delivery made, whatever other deliveries of the event did meanwhile; a second call does nothing.
+ */
+export interface EventClaim {
+  /** The event's key in the store (`type:key`); undefined for an event that is never deduplicated. */
+  readonly key: string | undefined;
+  /** Records the event as handled: repeats are answered as duplicates from then on. */
+  complete(): Promise<void>;
+  /**
+   * Gives this delivery's claim back, so a retry of the event is processed. A claim that ran out
+   * and was taken by another delivery, or an event another delivery recorded as handled, stays.
+   */
+  release(): Promise<void>;
+}
+
+/**
  * Turns at-least-once deliveries into once-only processing per key. Give it to an adapter as
- * `dedupe`, or call `claim()` before, `complete()` after a successful and `release()` after a
- * failed handling yourself. `claim()` rejects with {@link EventInProgressError} while the event
- * is claimed and not done, and with the store's error when the store fails: answer non-2xx then.
+ * `dedupe`, or call `claim()` yourself: it resolves an {@link EventClaim} (handle the event, then
+ * `complete()` or `release()` that claim) or undefined (a repeat of an event already handled), and
+ * rejects with {@link EventInProgressError} while another delivery holds the event, or with the
+ * store's error when the store fails or answers outside its contract: answer non-2xx then.
  */
 export interface Deduplicator {
-  /** True the first time an event's key is seen (process it); false for a repeat delivery. */
-  claim(event: WebhookEvent): Promise<boolean>;
-  /** Forgets an event whose handling failed, so its retry is processed. */
-  release(event: WebhookEvent): Promise<void>;
-  /** Records an event as handled, after its handler succeeded: repeats are answered as duplicates from then on. */
-  complete?(event: WebhookEvent): Promise<void>;
+  claim(event: WebhookEvent): Promise<EventClaim | undefined>;
 }
 
 /** `leaseMs` of the deduplicator: past the sender's patience with a handler (10 s, spec part 8), within its first retry's delay (30 s). */
@@ -185,64 +202,90 @@ export function createDeduplicator(options: DedupeOptions = {}): Deduplicator {
   const ttlMs = checkMs(options.ttlMs, 'ttlMs') ?? DEFAULT_DEDUPE_TTL_MS;
   const leaseMs = checkMs(options.leaseMs, 'leaseMs') ?? DEFAULT_DEDUPE_LEASE_MS;
   const keyOf = options.key ?? defaultDedupeKey;
-  // Scoped by type so an SMS key can never collide with a voice quality id.
-  const scoped = (event: WebhookEvent): string | undefined => {
-    const key = keyOf(event);
-    return key === undefined ? undefined : `${event.type}:${key}`;
-  };
-  /** This process's claims not yet completed or released, oldest first: the token a release gives back. */
-  const claims = new Map<string, { claimToken: string; until: number }>();
-  const forgetExpired = (now: number): void => {
-    for (const [key, { until }] of claims) {
-      if (until > now) break;
-      claims.delete(key);
-    }
-  };
   return {
     async claim(event) {
-      const key = scoped(event);
-      if (key === undefined) return true;
-      if (!store.claim) return store.setIfAbsent(key, ttlMs);
-      const claimToken = globalThis.crypto.randomUUID();
-      let found: DedupeClaim;
-      try {
-        found = await store.claim(key, claimToken, leaseMs);
-      } catch (error) {
-        // The store may record the claim after all (a command it runs after we stopped waiting):
-        // this gives it back as soon as the store answers, rather than after the lease.
-        store.delete?.(key, claimToken).catch(() => undefined);
-        throw error;
-      }
-      switch (found) {
-        case 'claimed': {
-          const now = Date.now();
-          forgetExpired(now);
-          claims.delete(key);
-          claims.set(key, { claimToken, until: now + leaseMs });
-          return true;
-        }
-        case 'done':
-          return false;
-        case 'processing':
-          throw new EventInProgressError(`event ${key} is being handled by another delivery; deliver it again later`);
-        default:
-          return found satisfies never;
-      }
-    },
-    async complete(event) {
-      const key = scoped(event);
-      if (key === undefined || !store.markDone) return;
-      await store.markDone(key, ttlMs);
-      claims.delete(key);
-    },
-    async release(event) {
-      const key = scoped(event);
-      if (key === undefined) return;
-      const claimToken = claims.get(key)?.claimToken;
-      claims.delete(key);
-      if (store.delete) await store.delete(key, claimToken);
+      const key = keyOf(event);
+      // Scoped by type so an SMS key can never collide with a voice quality id.
+      if (key === undefined) return unkeyedClaim;
+      return claimKey(store, `${event.type}:${key}`, ttlMs, leaseMs);
     },
   };
+}
+
+/** The claim of an event never deduplicated: nothing to record or give back. */
+const unkeyedClaim: EventClaim = Object.freeze({
+  key: undefined,
+  complete: async () => undefined,
+  release: async () => undefined,
+});
+
+const STORE_CLAIMS: ReadonlySet<unknown> = new Set<DedupeClaim>(['claimed', 'processing', 'done']);
+
+/**
+ * Claims `key` in `store` for this delivery. The claim's token lives in the returned handle only,
+ * so its `complete()` and `release()` can never act with another delivery's token, or none.
+ */
+async function claimKey(store: DedupeStore, key: string, ttlMs: number, leaseMs: number): Promise<EventClaim | undefined> {
+  if (!store.claim) {
+    // A store on the older terms records the event for the whole TTL when it is claimed.
+    const first = await store.setIfAbsent(key, ttlMs);
+    if (typeof first !== 'boolean') throw outsideContract('setIfAbsent', first, 'true or false');
+    return first
+      ? settledOnce(
+          key,
+          async () => undefined,
+          async () => store.delete?.(key),
+        )
+      : undefined;
+  }
+  const claimToken = globalThis.crypto.randomUUID();
+  // The store may have recorded the claim however it failed (a command it runs after we stopped
+  // waiting, an answer it garbled): giving it back as soon as the store answers frees the event
+  // then, rather than after the lease. Only this claim is deleted.
+  const giveBack = (): void => void store.delete?.(key, claimToken).catch(() => undefined);
+  let found: unknown;
+  try {
+    found = await store.claim(key, claimToken, leaseMs);
+  } catch (error) {
+    giveBack();
+    throw error;
+  }
+  if (!STORE_CLAIMS.has(found)) {
+    giveBack();
+    throw outsideContract('claim', found, "'claimed', 'processing' or 'done'");
+  }
+  const claim = found as DedupeClaim;
+  switch (claim) {
+    case 'claimed':
+      return settledOnce(
+        key,
+        async () => store.markDone?.(key, ttlMs, claimToken),
+        async () => store.delete?.(key, claimToken),
+      );
+    case 'done':
+      return undefined;
+    case 'processing':
+      throw new EventInProgressError(`event ${key} is being handled by another delivery; deliver it again later`);
+    default:
+      return claim satisfies never;
+  }
+}
+
+/** A handle whose first `complete()` or `release()` acts; later calls resolve at once. */
+function settledOnce(key: string, complete: () => Promise<unknown>, release: () => Promise<unknown>): EventClaim {
+  let settled = false;
+  const once = (action: () => Promise<unknown>) => async (): Promise<void> => {
+    if (settled) return;
+    settled = true;
+    await action();
+  };
+  return { key, complete: once(complete), release: once(release) };
+}
+
+/** A store's answer that is none of those its contract allows: the delivery fails and is sent again. */
+function outsideContract(method: 'claim' | 'setIfAbsent', answer: unknown, expected: string): TypeError {
+  const shown = typeof answer === 'string' ? `'${answer.slice(0, 40)}'` : answer === null ? 'null' : typeof answer;
+  return new TypeError(`DedupeStore.${method}() answered ${shown}; expected ${expected}`);
 }
 
 /** A duration option of {@link createDeduplicator}: whole milliseconds, at least 1, or unset. */

@@ -38,4 +38,4 @@ export { createFetchHandler } from './adapters/fetch.js';
 export { DEFAULT_MAX_BODY_BYTES } from './adapters/deliver.js';
 export type { WebhookHandlerOptions } from './adapters/deliver.js';
 export { createDeduplicator, EventInProgressError, MemoryDedupeStore, defaultDedupeKey, DEFAULT_DEDUPE_TTL_MS } from './dedupe.js';
-export type { DedupeClaim, DedupeOptions, DedupeStore, Deduplicator, MemoryDedupeStoreOptions } from './dedupe.js';
+export type { DedupeClaim, DedupeOptions, DedupeStore, Deduplicator, EventClaim, MemoryDedupeStoreOptions } from './dedupe.js';

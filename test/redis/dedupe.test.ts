@@ -176,6 +176,44 @@ describe('RedisDedupeStore when Redis fails around a handler', () => {
 
   const delivery = (id: string): string => JSON.stringify({ id, event: 'voice.test.completed' });
 
+  it.each([
+    ['one receiver', false],
+    ['two receivers', true],
+  ])('never lets a redelivery that fails after its lease-expired twin succeeded undo the done record (%s)', async (_, twoReceivers) => {
+    const namespace = `late-${namespaces++}`;
+    const outcomes: Array<() => void> = [];
+    let handled = 0;
+    const onEvent = async (): Promise<void> => {
+      handled += 1;
+      const call = handled;
+      if (call > 3) return;
+      await new Promise<void>((resolve) => outcomes.push(resolve));
+      if (call === 2) throw new Error('the redelivery fails');
+    };
+    const urlA = await receiver(onEvent, { leaseMs: 300, store: { namespace } });
+    const urlB = twoReceivers ? await receiver(onEvent, { leaseMs: 300, store: { namespace } }) : urlA;
+    const body = delivery('vqt_lease');
+    const a = postSigned(urlA, body);
+    await vi.waitFor(() => expect(handled).toBe(1));
+    // A outlives its lease; the redelivery B claims the event and runs the handler too.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const b = postSigned(urlB, body);
+    await vi.waitFor(() => expect(handled).toBe(2));
+    outcomes[0]?.();
+    expect(await a).toEqual({ status: 200, body: { received: true } });
+    // B's receiver goes on with other events past B's lease.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const other = postSigned(urlB, delivery('vqt_busy'));
+    await vi.waitFor(() => expect(handled).toBe(3));
+    outcomes[2]?.();
+    expect((await other).status).toBe(200);
+    outcomes[1]?.();
+    expect((await b).status).toBe(500);
+    expect(await redis.client().get(`${namespace}:dedupe:voice.test.completed:vqt_lease`)).toBe('done');
+    expect(await postSigned(urlA, body)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    expect(handled).toBe(3);
+  });
+
   it('answers 500 to a handler that fails while its claim cannot be given back, and the redelivery runs the handler', async () => {
     let handled = 0;
     const url = await receiver(

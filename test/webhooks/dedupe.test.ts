@@ -31,24 +31,25 @@ describe('createDeduplicator', () => {
   it('claims a voice.test.completed id once, and again after the TTL once completed', async () => {
     const dedupe = createDeduplicator({ ttlMs: 60_000 });
     const first = event({ id: 'vqt_1', event: 'voice.test.completed' });
-    expect(await dedupe.claim(first)).toBe(true);
-    await dedupe.complete?.(first);
-    expect(await dedupe.claim(event({ id: 'vqt_1', event: 'voice.test.completed' }))).toBe(false);
-    expect(await dedupe.claim(event({ id: 'vqt_2', event: 'voice.test.completed' }))).toBe(true);
+    const claim = await dedupe.claim(first);
+    expect(claim?.key).toBe('voice.test.completed:vqt_1');
+    await claim?.complete();
+    expect(await dedupe.claim(event({ id: 'vqt_1', event: 'voice.test.completed' }))).toBeUndefined();
+    expect(await dedupe.claim(event({ id: 'vqt_2', event: 'voice.test.completed' }))).toBeDefined();
     vi.advanceTimersByTime(59_999);
-    expect(await dedupe.claim(first)).toBe(false);
+    expect(await dedupe.claim(first)).toBeUndefined();
     vi.advanceTimersByTime(2);
-    expect(await dedupe.claim(first)).toBe(true);
+    expect(await dedupe.claim(first)).toBeDefined();
   });
 
   it('refuses a repeat while a claim is not completed, and frees the event when the lease ends', async () => {
     const dedupe = createDeduplicator({ leaseMs: 5_000 });
     const e = event({ id: 'vqt_3', event: 'voice.test.completed' });
-    expect(await dedupe.claim(e)).toBe(true);
+    expect(await dedupe.claim(e)).toBeDefined();
     await expect(dedupe.claim(e)).rejects.toBeInstanceOf(EventInProgressError);
     // Neither completed nor released (a crash, a store that failed): the claim lasts its lease.
     vi.advanceTimersByTime(5_001);
-    expect(await dedupe.claim(e)).toBe(true);
+    expect(await dedupe.claim(e)).toBeDefined();
   });
 
   it('refuses a lease or TTL that is not a whole number of milliseconds, naming the option', () => {
@@ -75,28 +76,140 @@ describe('createDeduplicator', () => {
   it('never deduplicates operator events unless given a key', async () => {
     const plain = createDeduplicator();
     const sms = { event: 'sms.received', from: '+15550001', text: 'hi', receivedAt: '2025-06-01T00:00:00.000Z' };
-    expect(await plain.claim(event(sms))).toBe(true);
-    expect(await plain.claim(event(sms))).toBe(true);
+    const unkeyed = await plain.claim(event(sms));
+    expect(unkeyed?.key).toBeUndefined();
+    await unkeyed?.complete();
+    expect(await plain.claim(event(sms))).toBeDefined();
 
     const keyed = createDeduplicator({
       key: (e) => (e.type === 'sms' ? `${String(e.data['from'])}|${String(e.data['receivedAt'])}` : undefined),
     });
-    expect(await keyed.claim(event(sms))).toBe(true);
-    await keyed.complete?.(event(sms));
-    expect(await keyed.claim(event(sms))).toBe(false);
-    expect(await keyed.claim(event({ ...sms, receivedAt: '2025-06-01T00:00:01.000Z' }))).toBe(true);
+    await (await keyed.claim(event(sms)))?.complete();
+    expect(await keyed.claim(event(sms))).toBeUndefined();
+    expect(await keyed.claim(event({ ...sms, receivedAt: '2025-06-01T00:00:01.000Z' }))).toBeDefined();
   });
 
-  it('releases a key so a retry after a failed handler is processed', async () => {
+  it('releases a claim so a retry after a failed handler is processed', async () => {
     const dedupe = createDeduplicator();
     const e = event({ id: 'vqt_9', event: 'voice.test.completed' });
-    expect(await dedupe.claim(e)).toBe(true);
-    await dedupe.release(e);
-    expect(await dedupe.claim(e)).toBe(true);
+    await (await dedupe.claim(e))?.release();
+    expect(await dedupe.claim(e)).toBeDefined();
+  });
+
+  it('settles a claim once: a release after complete leaves the event done', async () => {
+    const dedupe = createDeduplicator();
+    const e = event({ id: 'vqt_once', event: 'voice.test.completed' });
+    const claim = await dedupe.claim(e);
+    await claim?.complete();
+    await claim?.release();
+    expect(await dedupe.claim(e)).toBeUndefined();
+  });
+
+  describe('a late release gives back only its own claim', () => {
+    // Delivery A outlives its lease; B, a redelivery, claims the event and fails after A succeeded.
+    const e = event({ id: 'vqt_late', event: 'voice.test.completed' });
+
+    it('when both deliveries reach one receiver', async () => {
+      const dedupe = createDeduplicator({ leaseMs: 300 });
+      const a = await dedupe.claim(e);
+      vi.advanceTimersByTime(700);
+      const b = await dedupe.claim(e);
+      expect(b).toBeDefined();
+      vi.advanceTimersByTime(500);
+      await a?.complete();
+      vi.advanceTimersByTime(1_000);
+      await b?.release();
+      // Handled by A: a third copy is a duplicate, not handled a third time.
+      expect(await dedupe.claim(e)).toBeUndefined();
+    });
+
+    it('when they reach two receivers sharing a store, the later one busy with other events', async () => {
+      const store = new MemoryDedupeStore();
+      const first = createDeduplicator({ store, leaseMs: 300 });
+      const second = createDeduplicator({ store, leaseMs: 300 });
+      const a = await first.claim(e);
+      vi.advanceTimersByTime(700);
+      const b = await second.claim(e);
+      vi.advanceTimersByTime(500);
+      await a?.complete();
+      // Past B's lease the second receiver claims other events; B's claim is still B's own.
+      for (let i = 0; i < 3; i++) await (await second.claim(event({ id: `vqt_other_${i}`, event: 'voice.test.completed' })))?.complete();
+      vi.advanceTimersByTime(1_000);
+      await b?.release();
+      expect(await first.claim(e)).toBeUndefined();
+      expect(await second.claim(e)).toBeUndefined();
+    });
+
+    it('and a release after the lease, nobody else claiming, frees the event', async () => {
+      const dedupe = createDeduplicator({ leaseMs: 300 });
+      const a = await dedupe.claim(e);
+      vi.advanceTimersByTime(1_000);
+      await dedupe.claim(event({ id: 'vqt_other', event: 'voice.test.completed' }));
+      await a?.release();
+      expect(await dedupe.claim(e)).toBeDefined();
+    });
+  });
+
+  it("asks a store to mark done or delete only with the claimant's token", async () => {
+    const memory = new MemoryDedupeStore();
+    const calls: Array<[string, string | undefined]> = [];
+    const store: DedupeStore = {
+      setIfAbsent: (key, ttlMs) => memory.setIfAbsent(key, ttlMs),
+      claim: (key, claimToken, leaseMs) => memory.claim(key, claimToken, leaseMs),
+      async markDone(key, ttlMs, claimToken) {
+        calls.push(['markDone', claimToken]);
+        await memory.markDone(key, ttlMs);
+      },
+      async delete(key, claimToken) {
+        calls.push(['delete', claimToken]);
+        await memory.delete(key, claimToken);
+      },
+    };
+    const dedupe = createDeduplicator({ store, leaseMs: 300 });
+    const e = event({ id: 'vqt_tokens', event: 'voice.test.completed' });
+    const a = await dedupe.claim(e);
+    vi.advanceTimersByTime(400);
+    const b = await dedupe.claim(e);
+    await b?.release();
+    await a?.complete();
+    expect(calls).toHaveLength(2);
+    for (const [, token] of calls) expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    expect(calls[0]?.[1]).not.toBe(calls[1]?.[1]);
+  });
+
+  it.each([
+    ['null', null],
+    ['a typo', 'claimd'],
+    ['true', true],
+    ['nothing', undefined],
+  ])('fails a claim a store answers with %s, and gives that claim back', async (_, answer) => {
+    const deleted: Array<string | undefined> = [];
+    const store: DedupeStore = {
+      setIfAbsent: async () => true,
+      claim: async () => answer as never,
+      delete: async (_key, claimToken) => void deleted.push(claimToken),
+    };
+    const claim = createDeduplicator({ store }).claim(event({ id: 'vqt_bad', event: 'voice.test.completed' }));
+    await expect(claim).rejects.toThrow(TypeError);
+    await expect(claim).rejects.toThrow(/DedupeStore\.claim\(\) answered .*; expected 'claimed', 'processing' or 'done'/);
+    await vi.waitFor(() => expect(deleted).toHaveLength(1));
+    expect(deleted[0]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it.each([
+    ['a string', 'OK'],
+    ['null', null],
+    ['a number', 1],
+  ])('fails a claim when a store of the older terms answers setIfAbsent with %s', async (_, answer) => {
+    const store: DedupeStore = { setIfAbsent: async () => answer as never };
+    await expect(createDeduplicator({ store }).claim(event({ id: 'vqt_old', event: 'voice.test.completed' }))).rejects.toThrow(
+      /DedupeStore\.setIfAbsent\(\) answered .*; expected true or false/,
+    );
   });
 
   it('talks to a pluggable store with scoped keys and the TTL (the Redis SET NX PX shape)', async () => {
     const calls: Array<[string, number]> = [];
+    const deleted: string[] = [];
     const seen = new Set<string>();
     const store: DedupeStore = {
       async setIfAbsent(key, ttlMs) {
@@ -105,16 +218,21 @@ describe('createDeduplicator', () => {
         seen.add(key);
         return true;
       },
+      async delete(key) {
+        deleted.push(key);
+        seen.delete(key);
+      },
     };
     const dedupe = createDeduplicator({ store, ttlMs: 5_000 });
     const e = event({ id: 'vqt_7', event: 'voice.test.completed' });
-    await dedupe.claim(e);
-    expect(await dedupe.claim(e)).toBe(false);
+    const claim = await dedupe.claim(e);
+    expect(await dedupe.claim(e)).toBeUndefined();
     expect(calls).toEqual([
       ['voice.test.completed:vqt_7', 5_000],
       ['voice.test.completed:vqt_7', 5_000],
     ]);
-    await expect(dedupe.release(e)).resolves.toBeUndefined();
+    await claim?.release();
+    expect(deleted).toEqual(['voice.test.completed:vqt_7']);
   });
 });
 
@@ -165,6 +283,76 @@ describe('the adapters with the in-memory store', () => {
           }),
       ),
     );
+  });
+
+  /** A Node adapter on 127.0.0.1 around `dedupe`; its URL. */
+  async function receiver(
+    dedupe: ReturnType<typeof createDeduplicator>,
+    onEvent: () => unknown,
+    onError: (error: unknown) => void = () => {},
+  ): Promise<string> {
+    const handler = createNodeHandler({ secret: deliverySecret, dedupe, onError, onEvent });
+    const server = createServer((request, response) => void handler(request, response));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  }
+
+  it.each([
+    ['one receiver', false],
+    ['two receivers sharing the store', true],
+  ])('never let a redelivery that fails after its lease-expired twin succeeded undo the done record (%s)', async (_, twoReceivers) => {
+    const store = new MemoryDedupeStore();
+    const dedupe = createDeduplicator({ store, leaseMs: 300 });
+    const outcomes: Array<() => void> = [];
+    let handled = 0;
+    const onEvent = async (): Promise<void> => {
+      handled += 1;
+      const call = handled;
+      if (call > 3) return;
+      await new Promise<void>((resolve) => outcomes.push(resolve));
+      if (call === 2) throw new Error('the redelivery fails');
+    };
+    const urlA = await receiver(dedupe, onEvent);
+    const urlB = twoReceivers ? await receiver(createDeduplicator({ store, leaseMs: 300 }), onEvent) : urlA;
+    const body = JSON.stringify({ id: 'vqt_lease', event: 'voice.test.completed' });
+    const a = postSigned(urlA, body);
+    await vi.waitFor(() => expect(handled).toBe(1));
+    // A outlives its lease; the redelivery B claims the event and runs the handler too.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const b = postSigned(urlB, body);
+    await vi.waitFor(() => expect(handled).toBe(2));
+    outcomes[0]?.();
+    expect(await a).toEqual({ status: 200, body: { received: true } });
+    // The receiver of B goes on with other events past B's lease.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const other = postSigned(urlB, JSON.stringify({ id: 'vqt_busy', event: 'voice.test.completed' }));
+    await vi.waitFor(() => expect(handled).toBe(3));
+    outcomes[2]?.();
+    expect((await other).status).toBe(200);
+    outcomes[1]?.();
+    expect((await b).status).toBe(500);
+    // Handled once already: the next copy is answered as a duplicate, onEvent not run again.
+    expect(await postSigned(urlA, body)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    expect(handled).toBe(3);
+  });
+
+  it('refuses a delivery 500 when a deduplicator of its own answers outside the contract, without calling onEvent', async () => {
+    for (const answer of [true, false, null, 'claimed']) {
+      const errors: unknown[] = [];
+      let handled = 0;
+      const url = await receiver(
+        { claim: async () => answer as never },
+        () => void (handled += 1),
+        (error) => errors.push(error),
+      );
+      expect(await postSigned(url, JSON.stringify({ id: 'vqt_own', event: 'voice.test.completed' }))).toEqual({
+        status: 500,
+        body: { error: 'handler_failed' },
+      });
+      expect(handled).toBe(0);
+      expect(String(errors[0])).toMatch(/TypeError: dedupe\.claim\(\) resolved .*; expected an EventClaim to handle, or undefined for a repeat/);
+    }
   });
 
   it('answer a repeat 409 while the first delivery is handled, and handle it once the first failed', async () => {

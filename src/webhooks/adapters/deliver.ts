@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_BODY_BYTES } from '../../core/defaults.js';
 import { WebhookSignatureError } from '../../core/errors.js';
-import { type Deduplicator, EventInProgressError } from '../dedupe.js';
+import { type Deduplicator, type EventClaim, EventInProgressError } from '../dedupe.js';
 import type { WebhookEvent } from '../event-types.js';
 import type { ConstructEventOptions } from '../event-body.js';
 import type { DeliveryHeaders } from '../headers.js';
@@ -89,14 +89,14 @@ export function report(options: WebhookHandlerOptions, error: unknown): void {
   }
 }
 
-async function runHandler(event: WebhookEvent, options: WebhookHandlerOptions): Promise<boolean> {
+async function runHandler(event: WebhookEvent, claim: EventClaim | undefined, options: WebhookHandlerOptions): Promise<boolean> {
   try {
     await options.onEvent(event);
   } catch (error) {
     report(options, error);
     try {
-      // Forget the event so the service's retry of it is processed, not answered as a duplicate.
-      await options.dedupe?.release(event);
+      // Give this delivery's claim back so the service's retry is processed, not answered as a duplicate.
+      await claim?.release();
     } catch (releaseError) {
       // The claim stays until its lease ends; a retry after that is processed.
       report(options, releaseError);
@@ -104,7 +104,7 @@ async function runHandler(event: WebhookEvent, options: WebhookHandlerOptions): 
     return false;
   }
   try {
-    await options.dedupe?.complete?.(event);
+    await claim?.complete();
     return true;
   } catch (error) {
     // Handled but not recorded as handled: not answered 2xx, so the service delivers it again
@@ -112,6 +112,28 @@ async function runHandler(event: WebhookEvent, options: WebhookHandlerOptions): 
     report(options, error);
     return false;
   }
+}
+
+/**
+ * The deduplicator's answer for this delivery: a claim to handle, or undefined for a repeat.
+ * Anything else (a deduplicator of your own answering `true`, `null`) is outside its contract and
+ * throws, so the delivery is refused and sent again rather than answered 2xx unhandled.
+ */
+async function claimOf(dedupe: Deduplicator, event: WebhookEvent): Promise<EventClaim | undefined> {
+  const claim: unknown = await dedupe.claim(event);
+  if (claim === undefined || isEventClaim(claim)) return claim;
+  const shown =
+    typeof claim === 'boolean' || claim === null
+      ? String(claim)
+      : typeof claim === 'object'
+        ? 'an object without complete() and release()'
+        : `a ${typeof claim}`;
+  throw new TypeError(`dedupe.claim() resolved ${shown}; expected an EventClaim to handle, or undefined for a repeat`);
+}
+
+function isEventClaim(value: unknown): value is EventClaim {
+  const claim = value as Partial<EventClaim> | null;
+  return typeof claim === 'object' && claim !== null && typeof claim.complete === 'function' && typeof claim.release === 'function';
 }
 
 /**
@@ -149,22 +171,22 @@ export async function deliver(
     return answers.handlerFailed;
   }
 
+  let claim: EventClaim | undefined;
   if (options.dedupe) {
-    let first: boolean;
     try {
-      first = await options.dedupe.claim(event);
+      claim = await claimOf(options.dedupe, event);
     } catch (error) {
       if (error instanceof EventInProgressError) return answers.inProgress;
       report(options, error);
       return answers.handlerFailed;
     }
-    if (!first) return answers.duplicate;
+    if (!claim) return answers.duplicate;
   }
 
   if (options.awaitHandler === false) {
     // A macrotask, so the answer is on its way before any of the handler's own work runs.
-    setTimeout(() => void runHandler(event, options), 0);
+    setTimeout(() => void runHandler(event, claim, options), 0);
     return answers.received;
   }
-  return (await runHandler(event, options)) ? answers.received : answers.handlerFailed;
+  return (await runHandler(event, claim, options)) ? answers.received : answers.handlerFailed;
 }
