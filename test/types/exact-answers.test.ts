@@ -154,6 +154,7 @@ const NOT_ANSWERS = new Set([
   'DedupeOptions',
   'DedupeStore',
   'Deduplicator',
+  'EventClaim',
   'MemoryDedupeStoreOptions',
 ]);
 

@@ -117,3 +117,21 @@ describe('authentication params are exported by name', () => {
     expectTypeOf<WebhookAuthenticationParams['type']>().toEqualTypeOf<'none' | 'bearer' | 'basic' | 'api_key'>();
   });
 });
+
+describe('a dedupe claim is settled through its handle', () => {
+  it('claim() resolves the claim or undefined; the deduplicator settles nothing by event', async () => {
+    const { createDeduplicator } = await import('../../src/webhooks/index.js');
+    const dedupe = createDeduplicator();
+    const event = {} as import('../../src/index.js').WebhookEvent;
+    expectTypeOf(dedupe.claim(event)).resolves.toEqualTypeOf<import('../../src/webhooks/index.js').EventClaim | undefined>();
+    const claim = await dedupe.claim(event);
+    if (claim) {
+      expectTypeOf(claim.complete).returns.resolves.toBeVoid();
+      expectTypeOf(claim.release).returns.resolves.toBeVoid();
+    }
+    // @ts-expect-error released through the claim, never by event
+    void dedupe.release(event);
+    // @ts-expect-error completed through the claim, never by event
+    void dedupe.complete(event);
+  });
+});
