@@ -83,9 +83,10 @@ export interface ClientOptions {
   /**
    * The ceiling on any wait the server asks for, in ms; default 60 000. A Retry-After above it
    * is not waited: the call fails at once with the `RateLimitError` (its `retryAfterSeconds`
-   * says what the server asked). A rate-limit pause (429, or X-RateLimit-Remaining 0 of a limit
-   * the client was not configured with) lasts at most this long. 0 turns off waiting on
-   * Retry-After.
+   * says what the server asked). Every pause the server imposes (a 429's Retry-After,
+   * X-RateLimit-Remaining 0 until the reset) is believed for this long at most from the answer
+   * that imposed it; then calls are sent and the server asked again. 0 turns off waiting on the
+   * server.
    */
   maxServerWaitMs?: number | undefined;
   /**

@@ -32,9 +32,9 @@ export interface RateLimiter {
    */
   giveBack?(route: string): void;
   /**
-   * Holds every call of `route` for `ms` (a 429's Retry-After, spec part 8 rules 1 and 3). No
-   * call waits longer than `maxServerWaitMs` for it: the client's own limiter refuses a call
-   * meeting more than that with a RateLimitError instead.
+   * Holds every call of `route` for `ms` (a 429's Retry-After, spec part 8 rules 1 and 3), as the
+   * server sent it. Believe it for `maxServerWaitMs` at most (given by `attach`), as the client's
+   * own limiter and `RedisRateLimiter` do: past that, calls are sent and the server asked again.
    */
   pause(route: string, ms: number): void;
   /** Rejects waiting calls and cancels the timer. */
@@ -179,14 +179,14 @@ export class LocalRateLimiter implements RateLimiter {
   acquire(route: string, admission?: Admission): Promise<void> | undefined {
     if (this.#closed) return Promise.reject(this.#closed);
     const gate = this.#limitedGate(route) ?? this.#paused.get(route);
-    const pending = gate?.acquire(route, admission);
-    if (!pending) return this.#accountAfter(route, gate, admission);
-    return pending.then(() => this.#accountAfter(route, gate, admission));
+    const pending = gate?.acquire(admission);
+    if (!pending) return this.#accountAfter(gate, admission);
+    return pending.then(() => this.#accountAfter(gate, admission));
   }
 
   /** The account gate, awaited after the endpoint's; gives the endpoint slot back if the wait fails. */
-  #accountAfter(route: string, endpoint: WindowGate | undefined, admission: Admission | undefined): Promise<void> | undefined {
-    const pending = this.#accountGate().acquire(route, admission);
+  #accountAfter(endpoint: WindowGate | undefined, admission: Admission | undefined): Promise<void> | undefined {
+    const pending = this.#accountGate().acquire(admission);
     if (!pending || !endpoint) return pending;
     return pending.catch((error: unknown) => {
       endpoint.giveBack();
@@ -204,8 +204,8 @@ export class LocalRateLimiter implements RateLimiter {
     endpoint?.release(sentAt, described === endpoint ? rateLimit : undefined);
     account.release(sentAt, described === account ? rateLimit : undefined);
     // A limit we were not configured with (the server's limits changed, spec part 9 rule 4):
-    // its window may lie anywhere, so only "none left until the reset" is safe to follow. A reset
-    // further away than maxServerWaitMs is not waited out: the gate refuses the calls meeting it.
+    // its window may lie anywhere, so only "none left until the reset" is safe to follow, for
+    // maxServerWaitMs at most (the gate's bound on every pause the server imposes).
     if (rateLimit && !described && rateLimit.remaining <= 0) {
       (endpoint ?? account).pauseUntil(monotonicNow() + rateLimit.resetSeconds * 1000);
     }
@@ -217,7 +217,7 @@ export class LocalRateLimiter implements RateLimiter {
   }
 
   pause(route: string, ms: number): void {
-    // NaN and negative are no pause; the gate refuses calls meeting more than maxServerWaitMs of it.
+    // NaN and negative are no pause; the gate believes no pause longer than maxServerWaitMs.
     if (this.#closed || !(ms > 0)) return;
     this.#pausableGate(route).pauseUntil(monotonicNow() + ms);
   }

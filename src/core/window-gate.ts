@@ -1,4 +1,3 @@
-import { RateLimitError } from './errors.js';
 import type { WindowLimit } from './options.js';
 import type { RateLimitInfo } from './request.js';
 import { monotonicNow, timerDelayMs } from './sleep.js';
@@ -13,8 +12,6 @@ export interface Admission {
 }
 
 interface Waiter {
-  /** The route the call is for, named by a refusal. */
-  route: string;
   resolve: () => void;
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
@@ -28,23 +25,6 @@ interface Waiter {
  */
 export function marginMs(windowMs: number): number {
   return 2 + windowMs / 500;
-}
-
-/**
- * The refusal of a call that meets a pause the server imposed (a 429's Retry-After, Remaining 0
- * until X-RateLimit-Reset) with more than `maxServerWaitMs` of it left: not waited out, and not
- * sent either, since the server already said it would refuse it. The same RateLimitError a
- * throttled call fails with, `retryAfterSeconds` saying how long the pause has left.
- */
-function pauseTooLong(route: string, leftMs: number, maxServerWaitMs: number): RateLimitError {
-  const retryAfterSeconds = Math.max(1, Math.ceil(leftMs / 1000));
-  return new RateLimitError({
-    status: 429,
-    code: 'RATE_LIMITED',
-    message: `not sent: the server's rate-limit pause ends in ${retryAfterSeconds} s, longer than maxServerWaitMs (${maxServerWaitMs} ms)`,
-    route,
-    retryAfterSeconds,
-  });
 }
 
 /**
@@ -65,9 +45,9 @@ function pauseTooLong(route: string, leftMs: number, maxServerWaitMs: number): R
  *   frees up at once, one round trip after the window opened, and the next batch goes out
  *   right at the server's boundary instead of drifting by the spread of the answer times.
  *
- * A pause the server imposes is waited out only while at most `maxPauseMs` of it is left (the
- * client's `maxServerWaitMs`); a call meeting a longer one, queued or arriving, is refused at once
- * with `pauseTooLong`.
+ * A pause the server imposes (a 429's Retry-After, Remaining 0 until the reset) is believed for at
+ * most `maxPauseMs` (the client's `maxServerWaitMs`) from the answer that imposed it: one bogus
+ * header never holds a route longer, and from then on the server is asked again.
  *
  * Admission is synchronous while capacity remains; a timer exists only while someone waits.
  */
@@ -88,10 +68,8 @@ export class WindowGate {
   #counted = 0;
   readonly #stepMs: number;
   #inflight = 0;
-  /** Until when nobody is admitted: the server's end of the pause, plus our margin after a window end. */
+  /** Until when nobody is admitted: the end of the server's pause (at most `maxPauseMs` after it was imposed). */
   #pausedUntil = 0;
-  /** The end of that pause as the server stated it, without our margin: what `maxPauseMs` bounds. */
-  #pauseEndsAt = 0;
   /** Set by `close()`: every acquire is refused with this reason from then on. */
   #closed: { reason: unknown } | undefined;
   /** The latest server window located by a first-of-window answer: it ends within [after, by]. */
@@ -149,8 +127,8 @@ export class WindowGate {
     freeAt += this.#marginMs;
     this.#insert(freeAt);
     // Remaining 0 also counts other clients of the account: nothing more fits until that window
-    // ends. A pause the server imposed: bounded by maxPauseMs like a Retry-After.
-    if (rateLimit && rateLimit.remaining <= 0 && freeAt > this.#pausedUntil) this.#pause(freeAt - this.#marginMs, freeAt, now);
+    // ends. A pause the server imposed, believed for maxPauseMs at most like a Retry-After.
+    if (rateLimit && rateLimit.remaining <= 0) this.#pause(freeAt, now);
     if (this.#waiters.length > 0) {
       this.#clearTimer();
       this.#drain();
@@ -192,12 +170,9 @@ export class WindowGate {
    * call's deadline: at once when the pause or the freeing slot is known to end later, else
    * when the deadline comes.
    */
-  acquire(route: string, admission?: Admission): Promise<void> | undefined {
+  acquire(admission?: Admission): Promise<void> | undefined {
     if (this.#closed) return Promise.reject(this.#closed.reason);
     let now = monotonicNow();
-    if (now < this.#pausedUntil && this.#pauseEndsAt - now > this.#maxPauseMs) {
-      return Promise.reject(pauseTooLong(route, this.#pauseEndsAt - now, this.#maxPauseMs));
-    }
     let knownWaitMs: number | undefined;
     if (this.#waiters.length === 0) {
       const wait = this.#take(now);
@@ -213,7 +188,7 @@ export class WindowGate {
       if (knownWaitMs !== undefined && now + knownWaitMs > deadline) return Promise.reject(admission.expired(knownWaitMs));
     }
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { route, resolve, reject, signal, onAbort: undefined, deadlineTimer: undefined };
+      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined, deadlineTimer: undefined };
       if (signal) {
         waiter.onAbort = () => this.#drop(waiter, signal.reason);
         signal.addEventListener('abort', waiter.onAbort, { once: true });
@@ -248,31 +223,18 @@ export class WindowGate {
 
   /** Holds the gate until `until` (monotonic ms), a pause the server imposed: a 429's Retry-After, or Remaining 0 of a limit this gate does not know. */
   pauseUntil(until: number): void {
-    const now = monotonicNow();
     // Written so that NaN is no pause at all.
     if (!(until > this.#pausedUntil)) return;
-    this.#pause(until, until, now);
+    this.#pause(until, monotonicNow());
     if (this.#waiters.length > 0) {
       this.#clearTimer();
       this.#drain();
     }
   }
 
-  /**
-   * The server ends the pause at `endsAt`; the gate admits again at `until` (`endsAt` plus a
-   * margin after a window end). Calls already queued that would now wait longer than
-   * `maxPauseMs` for it are refused at once, as a call arriving now would be.
-   */
-  #pause(endsAt: number, until: number, now: number): void {
-    this.#pausedUntil = until;
-    this.#pauseEndsAt = endsAt;
-    const leftMs = endsAt - now;
-    if (leftMs <= this.#maxPauseMs || this.#waiters.length === 0) return;
-    this.#clearTimer();
-    for (const waiter of this.#waiters.splice(0)) {
-      this.#detach(waiter);
-      waiter.reject(pauseTooLong(waiter.route, leftMs, this.#maxPauseMs));
-    }
+  /** Nobody is admitted before `until`, or `maxPauseMs` from now if that comes first. */
+  #pause(until: number, now: number): void {
+    this.#pausedUntil = Math.max(this.#pausedUntil, Math.min(until, now + this.#maxPauseMs));
   }
 
   #drain = (): void => {

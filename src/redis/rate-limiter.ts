@@ -434,7 +434,7 @@ export class RedisRateLimiter implements RateLimiter {
     asking: number,
     offered: number,
   ): Array<string | number> {
-    const args: Array<string | number> = [...gates.args, run, this.#flightOf(route, queue), settles.length, asking, offered];
+    const args: Array<string | number> = [...gates.args, run, this.#flightOf(route, queue), settles.length, asking, offered, this.#maxPauseMs];
     const now = monotonicNow();
     for (const { sentAt, rateLimit, firstRun } of settles) {
       const described = rateLimit === undefined ? 0 : (gates.describedBy.get(rateLimit.limit) ?? 0);

@@ -58,7 +58,8 @@ export const GATE_KEYS = ['flight', 'alive', 'done', 'due', 'ahead', 'pause', 'w
  * lease, window and margin (ms); the run's number; how many of the route's requests the process
  * holds admitted and unsettled once this run's settles are applied (in flight, slots in hand,
  * answers still to settle); the number of settles, of calls asking and of spare slots offered;
- * then per settle six values — ms since it was sent, X-RateLimit-Remaining and -Reset (ms) or
+ * the longest pause a server's answer may impose (the client's `maxServerWaitMs`, ms); then per
+ * settle six values — ms since it was sent, X-RateLimit-Remaining and -Reset (ms) or
  * -1 -1, the gate the headers describe (0: none), a pause of the first limited gate (ms, 0: none)
  * and the number of the run that first carried it.
  *
@@ -67,7 +68,8 @@ export const GATE_KEYS = ['flight', 'alive', 'done', 'due', 'ahead', 'pause', 'w
  * ended; plus the margin. Remaining = Limit - 1 locates a window (its request was the first the
  * window counted: the window ends between its send time and now, plus a window), so a batch sent
  * at the opening of a server window frees together, whichever process sent it, as WindowGate
- * does in one process. Remaining 0 of a described gate pauses it until then (spec part 8 rule 2).
+ * does in one process. Remaining 0 of a described gate pauses it until then (spec part 8 rule 2),
+ * or for the longest pause if that ends first.
  *
  * Admission: as many calls as fit every gate, in order; and, when all fit and every limited gate
  * stays at most half full, up to the spares offered (a sixteenth of the limit at most), which the
@@ -104,7 +106,8 @@ end
 -- Kept past any lease, so that a run arriving long after a later one still finds it older.
 redis.call('PEXPIRE', runs, longest + 60000)
 local settles, want, offered = tonumber(ARGV[p + 2]), tonumber(ARGV[p + 3]), tonumber(ARGV[p + 4])
-p = p + 5
+local longestPause = tonumber(ARGV[p + 5])
+p = p + 6
 local firstLimited = 0
 for i = n, 1, -1 do if gates[i].limit >= 0 then firstLimited = i end end
 for r = 1, settles do
@@ -128,7 +131,7 @@ for r = 1, settles do
         freeAt = math.ceil((freeAt + g.margin) / g.step) * g.step
         g.counts[freeAt] = (g.counts[freeAt] or 0) + 1
         g.settled = g.settled + 1
-        if i == described and remaining <= 0 then pause_until(g.pause, freeAt - now) end
+        if i == described and remaining <= 0 and longestPause > 0 then pause_until(g.pause, math.min(freeAt - now, longestPause)) end
         if i == firstLimited and pauseMs > 0 then pause_until(g.pause, pauseMs) end
       end
     end

@@ -227,14 +227,32 @@ describe('RedisRateLimiter', () => {
     const outsider = new PartnerClient({ baseUrl: target.url, key: target.key, secret: target.secret, rateLimit: false });
     clients.push(outsider);
     for (let i = 0; i < 118; i++) await listSims(outsider);
-    const first = member(target, limits, { maxRetries: 0 });
-    const second = member(target, limits, { maxRetries: 0 });
+    // The window's pause is believed for maxServerWaitMs (120 s), past each call's deadline (61 s).
+    const options = { maxRetries: 0, timeoutMs: 1_000, maxServerWaitMs: 120_000 };
+    const first = member(target, limits, options);
+    const second = member(target, limits, options);
     // The fleet's first call is answered X-RateLimit-Remaining: 0 (the exchange took one more).
     await expect(listSims(first)).rejects.toBeInstanceOf(TimeoutError);
     const synced = await listSims(second).catch((error: unknown) => error);
     expect(synced).toBeInstanceOf(TimeoutError);
     expect((synced as TimeoutError).requestNotSent).toBe(true);
     expect(await throttled(target)).toBe(0);
+  });
+  it('believes X-RateLimit-Remaining 0 for maxServerWaitMs at most, in every limiter: then the server is asked again', async () => {
+    const target = await sandbox(LONG_WINDOW_MS);
+    const namespace = `believed-${namespaces++}`;
+    const limits = { namespace, account: { limit: 120, windowMs: LONG_WINDOW_MS } };
+    const outsider = new PartnerClient({ baseUrl: target.url, key: target.key, secret: target.secret, rateLimit: false });
+    clients.push(outsider);
+    for (let i = 0; i < 118; i++) await listSims(outsider);
+    const options = { maxRetries: 0, maxServerWaitMs: 300 };
+    const first = member(target, limits, options);
+    const second = member(target, limits, options);
+    // The first exchange is answered Remaining 0; the pause it writes for the fleet lasts 300 ms, not the window.
+    await expect(listSims(first)).rejects.toBeInstanceOf(RateLimitError);
+    const asked = await listSims(second).catch((error: unknown) => error);
+    expect(asked).toBeInstanceOf(RateLimitError);
+    expect(await throttled(target)).toBeGreaterThanOrEqual(2);
   });
 });
 
