@@ -1,4 +1,4 @@
-import { ApiError, ClientClosedError, ConflictError, ConnectionError, InvalidResponseError } from './errors.js';
+import { ApiError, ClientClosedError, ConflictError, ConnectionError, DeliveryFailedError, InvalidResponseError } from './errors.js';
 import type { RequestSpec } from './request.js';
 import { isRetryable } from './retry.js';
 
@@ -26,8 +26,22 @@ export function markMayHaveSucceeded(error: ConnectionError | ApiError | ClientC
 }
 
 /**
+ * Whether an answer leaves a write's outcome open (the errors guide's table of spec part 7, held
+ * to this by a test). A 4xx refused the write (a 429 before processing it, spec part 8 rule 1).
+ * A 5xx may have come after the write was applied, but for the coded answers that say what
+ * happened: 501 NOT_IMPLEMENTED (the operator cannot do it) and 502 DELIVERY_FAILED (the test
+ * delivery was made, and the partner's endpoint failed it). A 2xx whose body could not be read
+ * was applied or not, nobody can tell.
+ */
+export function leavesOutcomeOpen(error: ApiError): boolean {
+  if (error instanceof InvalidResponseError && error.status < 300) return true;
+  if (error.status < 500) return false;
+  return !(error.status === 501 && error.code === 'NOT_IMPLEMENTED') && !(error instanceof DeliveryFailedError);
+}
+
+/**
  * The final failure of a write: when the request may have been processed (not provably unsent,
- * a 5xx, a 2xx whose body was unreadable), its outcome is unknown, and the error says so. A
+ * an answer that leaves its outcome open), its outcome is unknown, and the error says so. A
  * write retried under an Idempotency-Key (one the spec promises, or the caller's own) also names
  * the key, which the caller may never have seen: sending the write again with it replays the
  * original if it was applied instead of applying it twice.
@@ -35,7 +49,7 @@ export function markMayHaveSucceeded(error: ConnectionError | ApiError | ClientC
 function markIfMaybeApplied(error: unknown, key?: string): never {
   if (error instanceof ConnectionError || error instanceof ClientClosedError) {
     if (!error.requestNotSent) markMayHaveSucceeded(error, key);
-  } else if (error instanceof ApiError && (error.status >= 500 || (error instanceof InvalidResponseError && error.status < 300))) {
+  } else if (error instanceof ApiError && leavesOutcomeOpen(error)) {
     markMayHaveSucceeded(error, key);
   }
   throw error;
