@@ -127,24 +127,60 @@ const VERSIONED_PATH = /\/api(?:\/v1\.1|\/v3)?\/*$/i;
  * The base URL is the origin, plus a path prefix only when the deployment has one: routes
  * carry `/api/v1.1/…` or `/api/v3/…` themselves, so a base URL ending in them doubles the path.
  */
-export function baseUrlPathProblem(url: URL): Problem {
+function baseUrlPathProblem(url: URL): Problem {
   const match = VERSIONED_PATH.exec(url.pathname);
   if (!match) return undefined;
   const fixed = url.origin + url.pathname.slice(0, match.index);
   return `ends in '${match[0].replace(/\/+$/, '')}', which every route already carries: use the origin, plus a path prefix only when your deployment has one ('${fixed}')`;
 }
 
-function baseUrlProblem(value: unknown): Problem {
-  if (typeof value !== 'string') return `must be a string (got ${describe(value)})`;
+/** A base URL as a message may show it: user-info masked, at most 80 characters, quoted. */
+function shownUrl(value: string): string {
+  const slashes = value.indexOf('//');
+  const authority = slashes < 0 ? 0 : slashes + 2;
+  let end = value.length;
+  for (const stop of ['/', '?', '#']) {
+    const at = value.indexOf(stop, authority);
+    if (at >= 0 && at < end) end = at;
+  }
+  const at = value.lastIndexOf('@', end - 1);
+  const masked = at >= authority ? `${value.slice(0, authority)}***${value.slice(at)}` : value;
+  return JSON.stringify(masked.length > 80 ? `${masked.slice(0, 80)}…` : masked);
+}
+
+/**
+ * The base URL, parsed; or what is wrong with it and how to mend it. A value without a scheme is
+ * the usual slip (`api.example.com`, or `localhost:4010`, which parses with `localhost:` as its
+ * scheme): the message shows it with `https://` in front.
+ */
+export function parseBaseUrl(value: string): URL | { problem: string } {
+  const schemeless = !value.includes('://');
+  const withScheme = `"https://${shownUrl(value).slice(1, -1)}"`;
+  let url: URL;
   // `new URL()`, not `URL.canParse()`: on Node 20, once optimized, `URL.canParse` answers false
   // for a URL holding Latin-1 letters (`https://münchen.example`).
-  let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return 'is not a valid absolute URL';
+    return {
+      problem: schemeless
+        ? `is not an absolute URL (got ${shownUrl(value)}): it needs a scheme, as in ${withScheme}`
+        : `is not a valid absolute URL (got ${shownUrl(value)})`,
+    };
   }
-  return baseUrlPathProblem(url);
+  if (schemeless && url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // The "scheme" read is the host, or the user name of user-info, which is not shown.
+    const readAs = value.includes('@') ? '' : `, read as the scheme '${url.protocol}'`;
+    return { problem: `has no scheme (got ${shownUrl(value)}${readAs}): use ${withScheme}, or http:// for a local sandbox` };
+  }
+  const pathProblem = baseUrlPathProblem(url);
+  return pathProblem === undefined ? url : { problem: pathProblem };
+}
+
+function baseUrlProblem(value: unknown): Problem {
+  if (typeof value !== 'string') return `must be a string (got ${describe(value)})`;
+  const parsed = parseBaseUrl(value);
+  return parsed instanceof URL ? undefined : parsed.problem;
 }
 
 function loggerProblem(value: unknown): Problem {

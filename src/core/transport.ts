@@ -1,7 +1,7 @@
 import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
 import { TOKEN_PATH, TokenManager } from './auth.js';
 import { Call, type TransportContext } from './call.js';
-import { baseUrlPathProblem, checkClientOptions, checkCloseOptions } from './config.js';
+import { checkClientOptions, checkCloseOptions, parseBaseUrl } from './config.js';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
@@ -22,6 +22,27 @@ import { DEFAULT_MAX_RESPONSE_BYTES, FetchWire } from './wire.js';
 
 function fromEnv(name: string): string | undefined {
   return typeof process === 'undefined' ? undefined : process.env[name] || undefined;
+}
+
+/**
+ * Which credential is missing, as the error to throw; undefined when both are there. Their values
+ * are never shown, only whether each was given.
+ */
+function missingCredential(key: string | undefined, secret: string | undefined): ConfigurationError | undefined {
+  if (key && secret) return undefined;
+  if (!key && !secret) {
+    return new ConfigurationError(
+      'key and secret are required: pass them to the client ({ key, secret }) or set PARTNER_API_KEY and PARTNER_API_SECRET',
+      'CONFIGURATION_ERROR',
+      'key',
+    );
+  }
+  const [option, variable, other] = key ? (['secret', 'PARTNER_API_SECRET', 'key'] as const) : (['key', 'PARTNER_API_KEY', 'secret'] as const);
+  return new ConfigurationError(
+    `${option} is required: pass it to the client ({ ${option} }) or set ${variable} (the ${other} is set)`,
+    'CONFIGURATION_ERROR',
+    option,
+  );
 }
 
 function safeUrl(value: string | undefined): string | undefined {
@@ -189,17 +210,18 @@ export class ClientTransport implements Transport {
     const options = this.#options;
     const baseUrl = options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL');
     if (!baseUrl) {
-      throw new ConfigurationError('baseUrl is required: pass it to the client or set PARTNER_API_BASE_URL', 'CONFIGURATION_ERROR', 'baseUrl');
-    }
-    let url: URL;
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      throw new ConfigurationError('baseUrl is not a valid absolute URL', 'CONFIGURATION_ERROR', 'baseUrl');
+      throw new ConfigurationError(
+        'baseUrl is required: pass it to the client ({ baseUrl }) or set PARTNER_API_BASE_URL',
+        'CONFIGURATION_ERROR',
+        'baseUrl',
+      );
     }
     // An option was checked at construction; PARTNER_API_BASE_URL is checked here, on first use.
-    const pathProblem = baseUrlPathProblem(url);
-    if (pathProblem) throw new ConfigurationError(`invalid client option baseUrl: ${pathProblem}`, 'CONFIGURATION_ERROR', 'baseUrl');
+    const url = parseBaseUrl(baseUrl);
+    if (!(url instanceof URL)) {
+      const source = options.baseUrl === undefined ? ' (from PARTNER_API_BASE_URL)' : '';
+      throw new ConfigurationError(`invalid client option baseUrl${source}: ${url.problem}`, 'CONFIGURATION_ERROR', 'baseUrl');
+    }
     assertSecureBaseUrl(url, options.allowInsecureHttp ?? false);
     // Both were checked at construction (checkClientOptions).
     const maxServerWaitMs = options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS;
@@ -279,11 +301,8 @@ export class ClientTransport implements Transport {
     if (!context || this.#cut) return Promise.reject(this.#refused(`POST ${TOKEN_PATH}`));
     this.#apiKey();
     this.#secret ??= fromEnv('PARTNER_API_SECRET');
-    if (!this.#key || !this.#secret) {
-      return Promise.reject(
-        new ConfigurationError('key and secret are required: pass them to the client or set PARTNER_API_KEY and PARTNER_API_SECRET'),
-      );
-    }
+    const missing = missingCredential(this.#key, this.#secret);
+    if (missing) return Promise.reject(missing);
     context.scrubber.add(this.#key);
     context.scrubber.add(this.#secret);
     const spec: RequestSpec<TokenResponse> = {

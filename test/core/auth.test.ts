@@ -190,6 +190,20 @@ describe('unauthenticated routes and configuration', () => {
     expect(t.server.requests).toHaveLength(0);
   });
 
+  it.each([
+    ['both', '', '', 'key', 'key and secret are required: pass them to the client ({ key, secret }) or set PARTNER_API_KEY and PARTNER_API_SECRET'],
+    ['the key', '', SECRET, 'key', 'key is required: pass it to the client ({ key }) or set PARTNER_API_KEY (the secret is set)'],
+    ['the secret', KEY, '', 'secret', 'secret is required: pass it to the client ({ secret }) or set PARTNER_API_SECRET (the key is set)'],
+  ])('names the credential missing (%s), in the message and as error.option', async (_, key, secret, option, message) => {
+    vi.stubEnv('PARTNER_API_KEY', key);
+    vi.stubEnv('PARTNER_API_SECRET', '');
+    const client = t.track(new PartnerClient({ baseUrl: t.server.url, ...(secret ? { secret } : {}) }));
+    const error = await ping(client).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({ option, message });
+    expect(t.server.requests).toHaveLength(0);
+  });
+
   it('reports a missing base URL at the first call', async () => {
     vi.stubEnv('PARTNER_API_BASE_URL', '');
     const client = t.track(new PartnerClient({ key: KEY, secret: SECRET }));

@@ -265,3 +265,42 @@ describe('baseUrl with an internationalized host', () => {
     expect(refused).toBe(0);
   });
 });
+
+describe('a baseUrl without its scheme', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it.each([
+    ['api.example.com', 'is not an absolute URL (got "api.example.com"): it needs a scheme, as in "https://api.example.com"'],
+    [
+      'localhost:4010',
+      `has no scheme (got "localhost:4010", read as the scheme 'localhost:'): use "https://localhost:4010", or http:// for a local sandbox`,
+    ],
+    [
+      'partner.example.com/gateway',
+      'is not an absolute URL (got "partner.example.com/gateway"): it needs a scheme, as in "https://partner.example.com/gateway"',
+    ],
+  ])('shows %s and suggests https://', (value, problem) => {
+    const error = construct('baseUrl', value) as ConfigurationError;
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error.option).toBe('baseUrl');
+    expect(error.message).toBe(`invalid client option baseUrl: ${problem}`);
+  });
+
+  it('never shows the user-info of the value', () => {
+    const error = construct('baseUrl', 'ops:hunter2@api.example.com') as ConfigurationError;
+    expect(error.message).toContain('"***@api.example.com"');
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('says so for PARTNER_API_BASE_URL too, at the first call, naming where the value came from', async () => {
+    vi.stubEnv('PARTNER_API_BASE_URL', 'api.example.com');
+    const client = t.track(new PartnerClient({ key: KEY, secret: SECRET }));
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toBe(
+      'invalid client option baseUrl (from PARTNER_API_BASE_URL): is not an absolute URL (got "api.example.com"): it needs a scheme, as in "https://api.example.com"',
+    );
+  });
+});
