@@ -52,13 +52,22 @@ export class TransactionTimeoutError extends PartnerError {
   readonly timeoutMs: number;
   /** The last status seen, when any poll answered. */
   readonly lastTransaction: Transaction | undefined;
+  /** `lastTransaction`'s status, when any poll answered. */
+  readonly lastStatus: Transaction['status'] | undefined;
   constructor(transactionId: string, timeoutMs: number, lastTransaction?: Transaction) {
-    super(`transaction ${transactionId} did not finish within ${timeoutMs} ms`);
+    const id = JSON.stringify(transactionId);
+    const status = lastTransaction?.status;
+    // The operation goes on on the server: the message says what was seen and how to pick it up.
+    super(
+      `transaction ${id} did not finish within ${timeoutMs} ms (${status === undefined ? 'no poll answered' : `last status ${status}`}); ` +
+        `it may still finish: wait again with client.transactions.wait(${id})`,
+    );
     this.transactionId = transactionId;
     this.timeoutMs = timeoutMs;
     this.lastTransaction = lastTransaction;
+    this.lastStatus = status;
   }
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), code: this.code, transactionId: this.transactionId, timeoutMs: this.timeoutMs };
+    return { ...super.toJSON(), code: this.code, transactionId: this.transactionId, timeoutMs: this.timeoutMs, lastStatus: this.lastStatus };
   }
 }

@@ -94,6 +94,12 @@ describe('async operations', () => {
       );
       expect(error).toBeInstanceOf(TransactionTimeoutError);
       expect((error as TransactionTimeoutError).lastTransaction?.status).toBe('PENDING');
+      expect(error).toMatchObject({
+        lastStatus: 'PENDING',
+        message:
+          'transaction "tx_1" did not finish within 300 ms (last status PENDING); it may still finish: wait again with client.transactions.wait("tx_1")',
+      });
+      expect(JSON.parse(JSON.stringify(error))).toMatchObject({ transactionId: 'tx_1', lastStatus: 'PENDING' });
       // Real turns for a poll already on the wire to land, then many poll intervals on the fake clock: nothing more was sent.
       for (let turn = 0; turn < 8; turn++) await new Promise((resolve) => setImmediate(resolve));
       const count = polls().length;
@@ -111,6 +117,7 @@ describe('async operations', () => {
       .transactions.wait('tx_1', { timeoutMs: 80 })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransactionTimeoutError);
+    expect((error as Error).message).toMatch(/\(no poll answered\); it may still finish: wait again with client\.transactions\.wait\("tx_1"\)$/);
   });
 
   it('wait() rejects with the signal reason when aborted, and stops polling', async () => {
