@@ -68,6 +68,12 @@ export interface Sandbox extends SandboxControlMethods {
   fixtures: SandboxFixtures;
   /** The request log (what GET /_sandbox/requests answers). */
   requests(): LoggedRequest[];
+  /**
+   * The sandbox's clock now: what its signed webhook timestamps and its records' times read.
+   * It runs ahead of real time with `timeScale` or `advanceTime`, so a receiver of its
+   * deliveries checks signatures against it: `createNodeHandler({ secret, now: sandbox.now, onEvent })`.
+   */
+  now(): Date;
   /** Reseeds the state, puts the clock back to its start, and clears counters, logs, forced answers, idempotency keys and windows. */
   reset(): void;
   /** Cancels every timer and pending forced delay; runs the modules' close hooks. */
@@ -228,6 +234,7 @@ export function buildSandbox(options: SandboxOptions, hosts: HostPolicy | null):
       return fixturesOf(ctx.state);
     },
     requests: () => log.entries(),
+    now: () => clock.now(),
     ...controls,
     reset,
     async close() {

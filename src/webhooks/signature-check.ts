@@ -211,6 +211,17 @@ function nowSeconds(options: VerifyOptions | undefined): number {
 }
 
 /**
+ * Says which way the signed timestamp is off, and by how much: a sender whose clock runs ahead (a
+ * sandbox with a scaled or advanced clock) is told apart from a delivery held back or replayed.
+ */
+function outOfTolerance(skewSeconds: number, tolerance: number): string {
+  const by = Math.abs(skewSeconds) > 1e12 ? 'more than 10^12' : String(Math.round(Math.abs(skewSeconds)));
+  return skewSeconds > 0
+    ? `the signed timestamp is ${by} s ahead of this receiver's clock (tolerance ${tolerance} s): the sender's clock runs ahead; against a sandbox with a scaled clock, pass its clock as now`
+    : `the signed timestamp is ${by} s behind this receiver's clock (tolerance ${tolerance} s): a delivery replayed or held back, or a sender's clock that runs behind`;
+}
+
+/**
  * Decides, given `digests[i]`: the lowercase hex HMAC-SHA256 keyed with `check.secrets[i]` of
  * `check.prefix` followed by the raw body. The timestamp is checked after the signature, so that
  * an authentic but stale delivery (replay, clock skew) is told apart from a forgery.
@@ -226,8 +237,7 @@ export function finishCheck(check: SignatureCheck, digests: readonly string[], o
 
   const signedAt = digitsValue(check.timestamp);
   const tolerance = toleranceOf(options);
-  if (!(Math.abs(nowSeconds(options) - signedAt) <= tolerance)) {
-    fail('timestamp_out_of_tolerance', `the signed timestamp is more than ${tolerance} seconds away from now`);
-  }
+  const skewSeconds = signedAt - nowSeconds(options);
+  if (!(Math.abs(skewSeconds) <= tolerance)) fail('timestamp_out_of_tolerance', outOfTolerance(skewSeconds, tolerance));
   return { timestamp: signedAt };
 }

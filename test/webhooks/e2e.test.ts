@@ -66,14 +66,6 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, timeo
   }
 }
 
-/** The sandbox clock as a receiver must read it when the sandbox runs scaled (signatures carry sandbox time). */
-async function sandboxClock(sandbox: SandboxHandle): Promise<() => Date> {
-  const { now, scale } = await control<{ now: string; scale: number }>(sandbox, 'time');
-  const base = Date.parse(now);
-  const realBase = Date.now();
-  return () => new Date(base + (Date.now() - realBase) * scale);
-}
-
 describe('receiving deliveries from the sandbox', () => {
   let sandbox: SandboxHandle;
   let client: PartnerClient;
@@ -110,6 +102,34 @@ describe('receiving deliveries from the sandbox', () => {
     const created = await client.webhooks.create({ ...registration, ...extra });
     return { site, registration, created };
   }
+
+  it('accepts deliveries of a sandbox whose clock runs ahead when given its clock as now, and says why when not', async () => {
+    const { site, created } = await smsSite();
+    const refusals: unknown[] = [];
+    const received: WebhookEvent[] = [];
+    let now: (() => Date) | undefined;
+    site.use(
+      createNodeHandler({
+        secret: created.signingSecret,
+        now: () => (now ?? (() => new Date()))(),
+        onError: (error) => refusals.push(error),
+        onEvent: (event) => void received.push(event),
+      }),
+    );
+    // An hour ahead, as a sandbox at timeScale 100 is after 36 s.
+    sandbox.advanceTime(3_600_000);
+    try {
+      await control(sandbox, 'events/sms', { operator, network, text: 'on the real clock' });
+      await until(async () => refusals[0], 'the refusal');
+      expect(String((refusals[0] as Error).message)).toMatch(/^the signed timestamp is 36\d\d s ahead of this receiver's clock \(tolerance 300 s\)/);
+      now = sandbox.now;
+      await control(sandbox, 'events/sms', { operator, network, text: 'on the sandbox clock' });
+      const event = await until(async () => received[0], 'the delivery');
+      expect(event.type === 'sms' && event.data.text).toBe('on the sandbox clock');
+    } finally {
+      sandbox.reset();
+    }
+  });
 
   it.each(Object.keys(adapters))('%s: receives a signed inbound SMS, verifies it and finds it in deliveries.list', async (name) => {
     const { site, created } = await smsSite();
@@ -226,7 +246,7 @@ describe('retries, suspension and redelivery against a sandbox on a scaled clock
     site.use(
       createNodeHandler({
         secret: created.signingSecret,
-        now: await sandboxClock(sandbox),
+        now: sandbox.now,
         onError: () => undefined,
         onEvent: (event) => {
           seen.push(event);
@@ -282,7 +302,7 @@ describe('retries, suspension and redelivery against a sandbox on a scaled clock
       site2.use(
         createNodeHandler({
           secret: webhook.signingSecret,
-          now: await sandboxClock(sandbox),
+          now: sandbox.now,
           dedupe,
           onError: () => undefined,
           onEvent: (event) => {

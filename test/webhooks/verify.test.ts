@@ -110,6 +110,26 @@ describe('verifySignature', () => {
     expect(verifySignature(body, header, secret, { now: at(10_000), toleranceSeconds: Infinity }).timestamp).toBe(t);
   });
 
+  it('says whether the signed timestamp is ahead or behind, and by how much', () => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    const at = (offsetSeconds: number) => new Date((t + offsetSeconds) * 1000);
+    const messageAt = (offsetSeconds: number) => {
+      try {
+        verifySignature(body, header, secret, { now: at(offsetSeconds) });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return undefined;
+    };
+    // The receiver's clock is behind the signature: the sender's clock runs ahead (a scaled sandbox).
+    expect(messageAt(-3_412)).toBe(
+      "the signed timestamp is 3412 s ahead of this receiver's clock (tolerance 300 s): the sender's clock runs ahead; against a sandbox with a scaled clock, pass its clock as now",
+    );
+    expect(messageAt(301)).toBe(
+      "the signed timestamp is 301 s behind this receiver's clock (tolerance 300 s): a delivery replayed or held back, or a sender's clock that runs behind",
+    );
+  });
+
   it('reads now as a Date and refuses anything else rather than falling back to the real clock', () => {
     const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
     for (const bad of [t, t * 1000, String(now), new Date(Number.NaN), null]) {
