@@ -50,6 +50,12 @@ async function main(): Promise<void> {
   console.log(`  key:    ${sandbox.standardKey}`);
   console.log(`  secret: ${sandbox.standardSecret}`);
   console.log('');
+  // Pasted into a POSIX shell, these are what a client built with no options reads.
+  console.log('In a shell, for a client with no options:');
+  console.log(`  export PARTNER_API_BASE_URL=${url}`);
+  console.log(`  export PARTNER_API_KEY=${sandbox.key}`);
+  console.log(`  export PARTNER_API_SECRET=${sandbox.secret}`);
+  console.log('');
   console.log(`Inspector: ${url}/_sandbox/ (live requests, webhook deliveries, transactions, controls)`);
   console.log(`Control API: ${url}/_sandbox/* (fixtures, requests, stats, force, time, reset)`);
   console.log('Press Ctrl-C to stop.');

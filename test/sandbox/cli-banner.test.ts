@@ -3,9 +3,10 @@
  * as the loopback URLs that really reach the server, never as http://0.0.0.0 or a name that
  * may resolve to the other address family.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PartnerClient } from '../../src/index.js';
 import { type CompiledScripts, compileScripts } from '../helpers/bundle.js';
 import { bannerOf } from './helpers.js';
 
@@ -66,4 +67,31 @@ describe('partner-sandbox banner', () => {
     },
     30_000,
   );
+
+  it('prints the three environment lines a shell takes, and a client built with no options works from them', async () => {
+    await banner([], async (out) => {
+      const exports = out.split('\n').filter((line) => line.startsWith('  export '));
+      expect(exports.map((line) => line.trim().split('=')[0])).toEqual([
+        'export PARTNER_API_BASE_URL',
+        'export PARTNER_API_KEY',
+        'export PARTNER_API_SECRET',
+      ]);
+      // Run by a real shell, as pasted.
+      const printed = execFileSync('sh', ['-c', `${exports.join('\n')}\nenv`], { encoding: 'utf8', env: {} });
+      const env = Object.fromEntries(printed.split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+      const saved = { ...process.env };
+      Object.assign(process.env, {
+        PARTNER_API_BASE_URL: env['PARTNER_API_BASE_URL'],
+        PARTNER_API_KEY: env['PARTNER_API_KEY'],
+        PARTNER_API_SECRET: env['PARTNER_API_SECRET'],
+      });
+      const client = new PartnerClient();
+      try {
+        expect((await client.sims.list({ pageSize: 1 })).data).toHaveLength(1);
+      } finally {
+        await client.close();
+        process.env = saved;
+      }
+    });
+  }, 30_000);
 });
