@@ -7,6 +7,8 @@
  * needs no Node module. Their async counterparts are here.
  */
 export { WebhookSignatureError } from '../core/errors.js';
+export { WebhookHandlerError } from './handler-error.js';
+export type { WebhookHandlerStage } from './handler-error.js';
 export type { WebhookSignatureFailureReason } from '../core/errors.js';
 export { DEFAULT_TOLERANCE_SECONDS } from './signature-check.js';
 export type { AsyncWebhookSecretSource, VerifyOptions, VerifiedSignature, WebhookSecret, WebhookSecretSource } from './signature-check.js';

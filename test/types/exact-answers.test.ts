@@ -136,6 +136,7 @@ const NOT_ANSWERS = new Set([
   'ApiErrorInit',
   'ValidationIssue',
   'WebhookSignatureFailureReason',
+  'WebhookHandlerStage',
   'ExpressLikeRequest',
   'VoiceStreamOptions',
   'VoiceStreamServer',

@@ -135,3 +135,21 @@ describe('a dedupe claim is settled through its handle', () => {
     void dedupe.complete(event);
   });
 });
+
+describe("an adapter's onError", () => {
+  it('receives a refusal or a failure of the receiver, each with what to branch on', async () => {
+    const { createNodeHandler, WebhookSignatureError } = await import('../../src/webhooks/index.js');
+    type Received = Parameters<NonNullable<import('../../src/webhooks/index.js').WebhookHandlerOptions['onError']>>[0];
+    expectTypeOf<Received>().toEqualTypeOf<
+      import('../../src/webhooks/index.js').WebhookSignatureError | import('../../src/webhooks/index.js').WebhookHandlerError
+    >();
+    createNodeHandler({
+      secret: 's',
+      onEvent: () => undefined,
+      onError: (error) => {
+        if (error instanceof WebhookSignatureError) void error.reason;
+        else expectTypeOf(error.stage).toEqualTypeOf<'body' | 'verify' | 'claim' | 'handler' | 'complete' | 'release'>();
+      },
+    });
+  });
+});

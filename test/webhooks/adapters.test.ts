@@ -10,6 +10,7 @@ import {
   webhookMiddleware,
   type WebhookEvent,
   type WebhookHandlerOptions,
+  WebhookHandlerError,
 } from '../../src/webhooks/index.js';
 import { listen, type Loopback } from '../helpers/server.js';
 import { fetchBridge, postSigned, secret } from './helpers.js';
@@ -87,7 +88,12 @@ describe.each(Object.entries(receivers))('%s', (_name, factory) => {
     });
     const answer = await postSigned(url, JSON.stringify({ event: 'webhook.test' }));
     expect(answer).toEqual({ status: 500, body: { error: 'handler_failed' } });
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'database down' }));
+    expect(onError).toHaveBeenCalledTimes(1);
+    const [reported] = onError.mock.calls[0] as [WebhookHandlerError];
+    expect(reported).toBeInstanceOf(WebhookHandlerError);
+    expect(reported).toMatchObject({ stage: 'handler', code: 'WEBHOOK_HANDLER_FAILED', message: 'webhook onEvent failed: database down' });
+    expect((reported.cause as Error).message).toBe('database down');
+    expect(reported.event?.type).toBe('webhook.test');
   });
 
   it('waits for an async onEvent before answering', async () => {
@@ -118,7 +124,7 @@ describe.each(Object.entries(receivers))('%s', (_name, factory) => {
         release();
       });
     });
-    expect(await failed).toMatchObject({ message: 'late failure' });
+    expect(await failed).toMatchObject({ stage: 'handler', cause: expect.objectContaining({ message: 'late failure' }) });
   });
 
   it('acknowledges a repeated delivery as duplicate without calling onEvent twice', async () => {

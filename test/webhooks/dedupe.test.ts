@@ -351,7 +351,10 @@ describe('the adapters with the in-memory store', () => {
         body: { error: 'handler_failed' },
       });
       expect(handled).toBe(0);
-      expect(String(errors[0])).toMatch(/TypeError: dedupe\.claim\(\) resolved .*; expected an EventClaim to handle, or undefined for a repeat/);
+      expect(errors[0]).toMatchObject({ name: 'WebhookHandlerError', stage: 'claim' });
+      expect(String((errors[0] as Error).cause)).toMatch(
+        /TypeError: dedupe\.claim\(\) resolved .*; expected an EventClaim to handle, or undefined for a repeat/,
+      );
     }
   });
 

@@ -3,6 +3,7 @@ import { WebhookSignatureError } from '../../core/errors.js';
 import { type Deduplicator, type EventClaim, EventInProgressError } from '../dedupe.js';
 import type { WebhookEvent } from '../event-types.js';
 import type { ConstructEventOptions } from '../event-body.js';
+import { WebhookHandlerError } from '../handler-error.js';
 import type { DeliveryHeaders } from '../headers.js';
 import { checkSecrets, resolveSecretAsync, type AsyncWebhookSecretSource, type WebhookSecret } from '../signature-check.js';
 
@@ -34,8 +35,12 @@ export interface WebhookHandlerOptions extends Omit<ConstructEventOptions, 'now'
    * (10 seconds for voice quality deliveries, spec part 6).
    */
   awaitHandler?: boolean;
-  /** Told of every refused delivery and every failure of `onEvent`. */
-  onError?: (error: unknown) => void;
+  /**
+   * Told of every refused delivery (a {@link WebhookSignatureError}, its `reason` says why) and
+   * every failure on the receiver's side (a {@link WebhookHandlerError}: its `stage` says where,
+   * its `cause` is what `onEvent` or the dedupe store threw).
+   */
+  onError?: (error: WebhookSignatureError | WebhookHandlerError) => void;
   /** The current time, read for each delivery; for tests against a sandbox with a scaled clock. */
   now?: () => Date;
   /** Largest accepted body; a larger one is answered 413. Default 1 MiB. */
@@ -74,7 +79,7 @@ export function checkHandlerOptions(options: WebhookHandlerOptions): void {
 }
 
 /** Tells `onError` (guarded: a failing reporter never changes the answer), or warns for handler failures. */
-export function report(options: WebhookHandlerOptions, error: unknown): void {
+export function report(options: WebhookHandlerOptions, error: WebhookSignatureError | WebhookHandlerError): void {
   if (options.onError) {
     try {
       options.onError(error);
@@ -83,23 +88,20 @@ export function report(options: WebhookHandlerOptions, error: unknown): void {
     }
     return;
   }
-  if (!(error instanceof WebhookSignatureError)) {
-    const message = error instanceof Error ? error.message : String(error);
-    globalThis.process?.emitWarning?.(`webhook onEvent failed: ${message}`, 'WebhookHandlerWarning');
-  }
+  if (error instanceof WebhookHandlerError) globalThis.process?.emitWarning?.(error.message, 'WebhookHandlerWarning');
 }
 
 async function runHandler(event: WebhookEvent, claim: EventClaim | undefined, options: WebhookHandlerOptions): Promise<boolean> {
   try {
     await options.onEvent(event);
   } catch (error) {
-    report(options, error);
+    report(options, new WebhookHandlerError('handler', error, event));
     try {
       // Give this delivery's claim back so the service's retry is processed, not answered as a duplicate.
       await claim?.release();
     } catch (releaseError) {
       // The claim stays until its lease ends; a retry after that is processed.
-      report(options, releaseError);
+      report(options, new WebhookHandlerError('release', releaseError, event));
     }
     return false;
   }
@@ -109,7 +111,7 @@ async function runHandler(event: WebhookEvent, claim: EventClaim | undefined, op
   } catch (error) {
     // Handled but not recorded as handled: not answered 2xx, so the service delivers it again
     // (handled again once the claim's lease ends) rather than have it look handled and be lost.
-    report(options, error);
+    report(options, new WebhookHandlerError('complete', error, event));
     return false;
   }
 }
@@ -161,14 +163,15 @@ export async function deliver(
     checkSecrets(secret);
     event = await construct(rawBody, headers, secret, now ? { ...rest, now: now() } : rest);
   } catch (error) {
-    report(options, error);
-    if (error instanceof WebhookSignatureError) {
-      // The receiver's own secret is missing: its problem, not the sender's, so the service retries.
-      if (error.reason === 'invalid_secret') return answers.secretUnavailable;
-      // The reason is machine-readable and safe; the message stays server-side.
-      return { status: 400, body: { error: 'invalid_webhook', reason: error.reason } };
+    if (!(error instanceof WebhookSignatureError)) {
+      report(options, new WebhookHandlerError('verify', error));
+      return answers.handlerFailed;
     }
-    return answers.handlerFailed;
+    report(options, error);
+    // The receiver's own secret is missing: its problem, not the sender's, so the service retries.
+    if (error.reason === 'invalid_secret') return answers.secretUnavailable;
+    // The reason is machine-readable and safe; the message stays server-side.
+    return { status: 400, body: { error: 'invalid_webhook', reason: error.reason } };
   }
 
   let claim: EventClaim | undefined;
@@ -177,7 +180,7 @@ export async function deliver(
       claim = await claimOf(options.dedupe, event);
     } catch (error) {
       if (error instanceof EventInProgressError) return answers.inProgress;
-      report(options, error);
+      report(options, new WebhookHandlerError('claim', error, event));
       return answers.handlerFailed;
     }
     if (!claim) return answers.duplicate;

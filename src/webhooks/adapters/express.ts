@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { WebhookHandlerError } from '../handler-error.js';
 import { checkHandlerOptions, report, type DeliveryAnswer, type WebhookHandlerOptions } from './deliver.js';
 import { handleNodeRequest, writeAnswer } from './node.js';
 
@@ -47,7 +48,7 @@ export function webhookMiddleware(
       if (isRaw(req.body)) return await handleNodeRequest(req, res, options, req.body);
       if (!req.readableEnded) return await handleNodeRequest(req, res, options);
       const answer: DeliveryAnswer = { status: 500, body: { error: 'raw_body_unavailable', message: RAW_BODY_MISSING_MESSAGE } };
-      report(options, new Error(RAW_BODY_MISSING_MESSAGE));
+      report(options, new WebhookHandlerError('body', RAW_BODY_MISSING_MESSAGE));
       writeAnswer(res, answer);
     } catch (error) {
       next(error);
