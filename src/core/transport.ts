@@ -1,7 +1,7 @@
 import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
 import { TOKEN_PATH, TokenManager } from './auth.js';
 import { Call, type TransportContext } from './call.js';
-import { baseUrlPathProblem, checkClientOptions, checkCloseOptions } from './config.js';
+import { basePathOf, baseUrlPathProblem, checkClientOptions, checkCloseOptions } from './config.js';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
@@ -216,7 +216,7 @@ export class ClientTransport implements Transport {
     }
     const context: TransportContext = {
       origin: url.origin,
-      basePath: url.pathname.replace(/\/+$/, ''),
+      basePath: basePathOf(url),
       wire,
       parsesUrls: wire instanceof FetchWire,
       limiter,
