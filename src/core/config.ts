@@ -15,7 +15,7 @@ const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error', 'off']);
 const VALIDATION_MODES = new Set(['strict', 'off']);
 
 /** RFC 9110 section 5.6.2 `token`: the only characters a field name may have. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const TOKEN = /^[!#$%&'*+\-.^\w`|~]+$/;
 /**
  * A field value both wires (undici and fetch) send exactly: visible ASCII, inner spaces and tabs. No control
  * characters (CR, LF and NUL would split or cut the header; fetch strips a trailing CR), no leading

@@ -49,9 +49,9 @@ export function checkPathParams(params: Record<string, string | number> | undefi
 }
 
 /** RFC 3986 `path-absolute` characters: unreserved, sub-delims, ':', '@', '/' and %XX escapes. */
-const SAFE_PATH = /^(?:\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*)+$/;
+const SAFE_PATH = /^(?:\/(?:[\w\-.~!$&'()*+,;=:@]|%[0-9A-F]{2})*)+$/i;
 /** One character a path carries raw (RFC 3986 pchar or '/'). */
-const PATH_CHAR = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/;
+const PATH_CHAR = /^[\w\-.~!$&'()*+,;=:@/]$/;
 /** '.' or '..': navigation, resolved away by URL parsing, never data. */
 const DOT_SEGMENT = /^\.{1,2}$/;
 /** '.' or '..' spelled with %2E, as path parameters are encoded: data, but WHATWG URL parsing still resolves it. */
@@ -88,7 +88,7 @@ export function toWirePath(path: unknown, context: string): string {
   for (let index = 0; index < path.length; index++) {
     const char = String.fromCodePoint(path.codePointAt(index) ?? 0);
     if (char.length === 2) index++;
-    if (char === '%' && /^%[0-9A-Fa-f]{2}/.test(path.slice(index, index + 3))) {
+    if (char === '%' && /^%[0-9A-F]{2}/i.test(path.slice(index, index + 3))) {
       out += char;
       continue;
     }
