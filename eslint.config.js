@@ -1,6 +1,8 @@
-// ESLint flat config: typescript-eslint's type-checked recommended rules over the whole tree.
+// ESLint flat config: typescript-eslint's type-checked recommended rules over the whole tree, and
+// eslint-plugin-regexp's recommended rules (with the linear-time ones) over src/.
 // Each rule turned off or tuned below says why; everything else runs as recommended.
 import js from '@eslint/js';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -46,6 +48,21 @@ export default tseslint.config(
           message: "Use `import * as z from 'zod'`, which bundlers can shake.",
         },
       ],
+    },
+  },
+  {
+    // The plugin's recommended rules over src/, plus one it leaves out: what the SDK and the
+    // sandbox read (bodies, headers, paths, the request log, CLI arguments) must be read in
+    // linear time, or one long input stalls a process every other request waits on.
+    // no-super-linear-backtracking (recommended) refuses a pattern that backtracks on a long
+    // input; no-super-linear-move refuses an unanchored one retried from every position of a
+    // long run, such as a leading `[a-z]+` that rescans a long word from each of its letters.
+    ...regexp.configs['flat/recommended'],
+    files: ['src/**/*.ts'],
+    rules: {
+      ...regexp.configs['flat/recommended'].rules,
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
     },
   },
   {

@@ -15,7 +15,7 @@ const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error', 'off']);
 const VALIDATION_MODES = new Set(['strict', 'off']);
 
 /** RFC 9110 section 5.6.2 `token`: the only characters a field name may have. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const TOKEN = /^[!#$%&'*+\-.^\w`|~]+$/;
 /**
  * A field value both wires (undici and fetch) send exactly: visible ASCII, inner spaces and tabs. No control
  * characters (CR, LF and NUL would split or cut the header; fetch strips a trailing CR), no leading
@@ -121,7 +121,7 @@ function oneOfProblem(value: unknown, allowed: ReadonlySet<string>): Problem {
 }
 
 /** A base URL path that already names the API's versions: every route adds its own (spec part 9 rule 1). */
-const VERSIONED_PATH = /\/api(?:\/v1\.1|\/v3)?\/*$/i;
+const VERSIONED_PATH = /(\/api(?:\/v1\.1|\/v3)?)\/*$/i;
 
 /**
  * The base URL is the origin, plus a path prefix only when the deployment has one: routes
@@ -131,7 +131,18 @@ function baseUrlPathProblem(url: URL): Problem {
   const match = VERSIONED_PATH.exec(url.pathname);
   if (!match) return undefined;
   const fixed = url.origin + url.pathname.slice(0, match.index);
-  return `ends in '${match[0].replace(/\/+$/, '')}', which every route already carries: use the origin, plus a path prefix only when your deployment has one ('${fixed}')`;
+  return `ends in '${match[1]}', which every route already carries: use the origin, plus a path prefix only when your deployment has one ('${fixed}')`;
+}
+
+/**
+ * The base URL's path as every route's path is appended to it: without its trailing slashes,
+ * dropped in one pass from the end (`/\/+$/` would rescan a run of slashes from each of them).
+ */
+export function basePathOf(url: URL): string {
+  const path = url.pathname;
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f /* / */) end--;
+  return path.slice(0, end);
 }
 
 /** A base URL as a message may show it: user-info masked, at most 80 characters, quoted. */

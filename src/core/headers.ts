@@ -14,7 +14,7 @@ export function lowerCaseHeaders(headers: Record<string, string> | undefined): R
   return out;
 }
 
-const plain = /^[A-Za-z0-9_.*-]*$/;
+const plain = /^[\w.*-]*$/;
 
 /** application/x-www-form-urlencoded, as URLSearchParams writes it; plain names and values pass as they are. */
 function formEncode(text: string): string {

@@ -22,7 +22,7 @@ function isOws(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }
 
-const DIGITS = /^[0-9]+$/;
+const DIGITS = /^\d+$/;
 
 /**
  * `1*DIGIT` as a number; undefined for anything else. Values beyond 2^53 − 1 saturate to
@@ -51,16 +51,16 @@ const MONTHS: Readonly<Record<string, number>> = {
   Nov: 10,
   Dec: 11,
 };
-const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const DAY_LONG = '(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const DAY_LONG = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
 const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
-const TIME = '([0-9]{2}):([0-9]{2}):([0-9]{2})';
+const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
 /** `Sun, 06 Nov 1994 08:49:37 GMT` */
-const IMF_FIXDATE = new RegExp(`^${DAY}, ([0-9]{2}) ${MONTH} ([0-9]{4}) ${TIME} GMT$`);
+const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
 /** `Sunday, 06-Nov-94 08:49:37 GMT` (obsolete, RFC 9110 5.6.7: a recipient must accept it) */
-const RFC850_DATE = new RegExp(`^${DAY_LONG}, ([0-9]{2})-${MONTH}-([0-9]{2}) ${TIME} GMT$`);
+const RFC850_DATE = new RegExp(`^${DAY_LONG}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
 /** `Sun Nov  6 08:49:37 1994` (obsolete, likewise) */
-const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ([0-9]{2}| [0-9]) ${TIME} ([0-9]{4})$`);
+const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} (\\d{2}| \\d) ${TIME} (\\d{4})$`);
 
 function utc(year: number, month: number, day: number, hour: string, minute: string, second: string): number | undefined {
   const h = Number(hour);
@@ -84,24 +84,24 @@ function utc(year: number, month: number, day: number, hour: string, minute: str
 function parseHttpDate(value: string, nowMs: number): number | undefined {
   let match = IMF_FIXDATE.exec(value);
   if (match) {
-    return utc(Number(match[4]), MONTHS[match[3] as string] as number, Number(match[2]), match[5] as string, match[6] as string, match[7] as string);
+    return utc(Number(match[3]), MONTHS[match[2] as string] as number, Number(match[1]), match[4] as string, match[5] as string, match[6] as string);
   }
   match = RFC850_DATE.exec(value);
   if (match) {
     const thisYear = new Date(nowMs).getUTCFullYear();
-    let year = Math.floor(thisYear / 100) * 100 + Number(match[4]);
+    let year = Math.floor(thisYear / 100) * 100 + Number(match[3]);
     if (year > thisYear + 50) year -= 100;
-    return utc(year, MONTHS[match[3] as string] as number, Number(match[2]), match[5] as string, match[6] as string, match[7] as string);
+    return utc(year, MONTHS[match[2] as string] as number, Number(match[1]), match[4] as string, match[5] as string, match[6] as string);
   }
   match = ASCTIME_DATE.exec(value);
   if (match) {
     return utc(
-      Number(match[7]),
-      MONTHS[match[2] as string] as number,
-      Number(trimOws(match[3] as string)),
+      Number(match[6]),
+      MONTHS[match[1] as string] as number,
+      Number(trimOws(match[2] as string)),
+      match[3] as string,
       match[4] as string,
       match[5] as string,
-      match[6] as string,
     );
   }
   return undefined;

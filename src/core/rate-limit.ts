@@ -1,4 +1,4 @@
-import { hasPlaceholder, templateMatcher } from '../shared/route-template.js';
+import { hasPlaceholder, templateMatcher, type TemplateMatcher } from '../shared/route-template.js';
 import { ClientClosedError } from './errors.js';
 import type { Logger, RateLimitOptions, WindowLimit } from './options.js';
 import type { RateLimitInfo } from './request.js';
@@ -91,7 +91,7 @@ export const DEFAULT_ENDPOINT_LIMITS: Readonly<Record<string, WindowLimit>> = {
 export class RouteLimits {
   readonly account: WindowLimit;
   readonly #endpoints: Record<string, WindowLimit>;
-  readonly #templates: Array<{ route: string; pattern: RegExp }> = [];
+  readonly #templates: Array<{ route: string; pattern: TemplateMatcher }> = [];
 
   constructor(options: RateLimitOptions = {}) {
     this.account = options.account ?? DEFAULT_ACCOUNT_LIMIT;

@@ -144,7 +144,7 @@ function compile(template: string): TemplatePart[] {
   let parts = compiled.get(template);
   if (parts) return parts;
   parts = [];
-  const pattern = /\{([A-Za-z0-9_]+)\}/g;
+  const pattern = /\{(\w+)\}/g;
   let last = 0;
   for (let match = pattern.exec(template); match; match = pattern.exec(template)) {
     if (match.index > last) parts.push({ literal: template.slice(last, match.index) });

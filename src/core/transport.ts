@@ -1,7 +1,7 @@
 import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
 import { TOKEN_PATH, TokenManager } from './auth.js';
 import { Call, type TransportContext } from './call.js';
-import { checkClientOptions, checkCloseOptions, parseBaseUrl } from './config.js';
+import { basePathOf, checkClientOptions, checkCloseOptions, parseBaseUrl } from './config.js';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
@@ -238,7 +238,7 @@ export class ClientTransport implements Transport {
     }
     const context: TransportContext = {
       origin: url.origin,
-      basePath: url.pathname.replace(/\/+$/, ''),
+      basePath: basePathOf(url),
       wire,
       parsesUrls: wire instanceof FetchWire,
       limiter,

@@ -49,23 +49,35 @@ export function checkPathParams(params: Record<string, string | number> | undefi
 }
 
 /** RFC 3986 `path-absolute` characters: unreserved, sub-delims, ':', '@', '/' and %XX escapes. */
-const SAFE_PATH = /^(?:\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*)+$/;
-/** One character a path carries raw (RFC 3986 pchar or '/'). */
-const PATH_CHAR = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/;
+const SAFE_PATH = /^(?:\/(?:[\w\-.~!$&'()*+,;=:@]|%[0-9A-F]{2})*)+$/i;
+/** Characters a path carries raw (RFC 3986 pchar or '/'), by code. */
+const RAW_PATH_CHARS = new Uint8Array(0x80);
+for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/") RAW_PATH_CHARS[char.charCodeAt(0)] = 1;
 /** '.' or '..': navigation, resolved away by URL parsing, never data. */
 const DOT_SEGMENT = /^\.{1,2}$/;
 /** '.' or '..' spelled with %2E, as path parameters are encoded: data, but WHATWG URL parsing still resolves it. */
 const ENCODED_DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
-function pathCharProblem(char: string): string | undefined {
-  const code = char.codePointAt(0) ?? 0;
+function isHexDigit(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
+}
+
+/** Whether the path goes on as it is at `index`: a raw character, or a %XX escape. */
+function keptAt(path: string, index: number): boolean {
+  const code = path.charCodeAt(index);
+  if (code < 0x80 && RAW_PATH_CHARS[code] === 1) return true;
+  return code === 0x25 /* % */ && isHexDigit(path.charCodeAt(index + 1)) && isHexDigit(path.charCodeAt(index + 2));
+}
+
+/** Why a code point that is neither raw nor an escape cannot be sent, or undefined when it is percent-encoded. */
+function pathCharProblem(code: number): string | undefined {
   if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) {
     return `must not contain control characters (found U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
   }
-  if (char === '#') return "must not contain '#' (a fragment is never sent)";
-  if (char === '?') return "must not contain '?': pass query parameters as `query`";
+  if (code === 0x23) return "must not contain '#' (a fragment is never sent)";
+  if (code === 0x3f) return "must not contain '?': pass query parameters as `query`";
   if (code >= 0xd800 && code <= 0xdfff) return 'must be well-formed text (it contains a lone UTF-16 surrogate)';
-  if (char === '%') return "must not contain '%' except as a %XX escape";
+  if (code === 0x25) return "must not contain '%' except as a %XX escape";
   return undefined;
 }
 
@@ -84,18 +96,27 @@ export function toWirePath(path: unknown, context: string): string {
   };
   if (typeof path !== 'string') return refuse('must be a string');
   if (!path.startsWith('/')) return refuse("must start with '/' (a path relative to the base URL)");
+  // One pass: kept text is copied in slices, and each run of characters to encode is checked
+  // and encoded whole (encodeURIComponent reads a surrogate pair as one code point).
   let out = '';
-  for (let index = 0; index < path.length; index++) {
-    const char = String.fromCodePoint(path.codePointAt(index) ?? 0);
-    if (char.length === 2) index++;
-    if (char === '%' && /^%[0-9A-Fa-f]{2}/.test(path.slice(index, index + 3))) {
-      out += char;
+  let copied = 0;
+  let index = 0;
+  while (index < path.length) {
+    if (keptAt(path, index)) {
+      index += path.charCodeAt(index) === 0x25 ? 3 : 1;
       continue;
     }
-    const problem = pathCharProblem(char);
-    if (problem) return refuse(problem);
-    out += PATH_CHAR.test(char) ? char : encodeURIComponent(char);
+    let end = index;
+    while (end < path.length && !keptAt(path, end)) {
+      const code = path.codePointAt(end) as number;
+      const problem = pathCharProblem(code);
+      if (problem) return refuse(problem);
+      end += code > 0xffff ? 2 : 1;
+    }
+    out += path.slice(copied, index) + encodeURIComponent(path.slice(index, end));
+    copied = index = end;
   }
+  out += path.slice(copied);
   if (hasDotSegment(out)) return refuse("must not contain '.' or '..' segments (URL parsing would resolve them)");
   return out;
 }

@@ -9,7 +9,7 @@ import { isLoopbackHostname } from '../shared/loopback.js';
 import type { OptionProblem } from './option-grammar.js';
 
 /** A DNS name as `listen()` would resolve it: LDH labels of 1–63 characters, at most 253 in all. */
-const HOST_NAME = /^(?=.{1,253}\.?$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+const HOST_NAME = /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
 
 const HOST_EXPECTED = 'an IP address or a host name (127.0.0.1, ::1, localhost)';
 

@@ -66,9 +66,14 @@ const INTEGER = /^[+-]?\d+$/;
 /** A decimal number: digits with an optional fraction. */
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
+/** What the user typed, cut short for a one-line message. */
+function shortened(raw: string): string {
+  return raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+}
+
 /** A flag's value as the user typed it, quoted and cut short (a flag carries no secret). */
 function quoted(raw: string): string {
-  return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+  return JSON.stringify(shortened(raw));
 }
 
 function problemMessage(flag: string, problem: OptionProblem, raw: string): string {
@@ -112,7 +117,7 @@ export function parseCommand(argv: readonly string[]): Command {
     const equals = arg.indexOf('=');
     const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
     const flag = Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
-    if (flag === undefined) throw new UsageError(`unknown flag --${name}`);
+    if (flag === undefined) throw new UsageError(`unknown flag --${shortened(name)}`);
     if (seen.has(name) && flag.kind !== 'allowed-host') throw new UsageError(`--${name} is given more than once`);
     seen.add(name);
     if (flag.kind === 'switch') {

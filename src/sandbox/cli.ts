@@ -64,7 +64,9 @@ async function main(): Promise<void> {
 // One line on stderr, never a stack trace: a usage error exits 2, anything else (a port in use) 1.
 main().catch((error: unknown) => {
   const usage = error instanceof UsageError;
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
+  // Each run of whitespace that breaks the line becomes one space; matching whole runs keeps this
+  // linear (`/\s*\n\s*/` would rescan a long run without a newline from each of its characters).
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run));
   console.error(`partner-sandbox: ${message}${usage ? ' (see partner-sandbox --help)' : ''}`);
   process.exit(usage ? USAGE_EXIT : 1);
 });

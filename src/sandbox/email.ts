@@ -16,7 +16,7 @@ function isAsciiAlphanumeric(code: number): boolean {
 
 /** Never in an address: Unicode White_Space, control characters, lone surrogates. */
 function isForbidden(char: string): boolean {
-  return /\p{White_Space}|\p{Cc}|\p{Cs}/u.test(char);
+  return /[\p{White_Space}\p{Cc}\p{Cs}]/u.test(char);
 }
 
 function localPartOk(local: string): boolean {

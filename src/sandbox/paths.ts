@@ -1,12 +1,12 @@
 /** Matching raw request paths against the spec's route templates (`/api/v1.1/sims/{iccid}`). */
-import { hasPlaceholder, templateMatcher } from '../shared/route-template.js';
+import { hasPlaceholder, templateMatcher, type TemplateMatcher } from '../shared/route-template.js';
 
-const cache = new Map<string, RegExp>();
+const cache = new Map<string, TemplateMatcher>();
 
 /** Accepts `{name}` and `:name` placeholders; one placeholder matches one encoded segment. */
 const SANDBOX_TEMPLATES = { colonParams: true, trailingSlash: true } as const;
 
-function templateRegex(template: string): RegExp {
+function matcherOf(template: string): TemplateMatcher {
   let re = cache.get(template);
   if (!re) {
     re = templateMatcher(template, SANDBOX_TEMPLATES);
@@ -16,7 +16,7 @@ function templateRegex(template: string): RegExp {
 }
 
 export function matchesPath(pattern: string, rawPath: string): boolean {
-  if (hasPlaceholder(pattern, SANDBOX_TEMPLATES)) return templateRegex(pattern).test(rawPath);
+  if (hasPlaceholder(pattern, SANDBOX_TEMPLATES)) return matcherOf(pattern).test(rawPath);
   return pattern === rawPath || safeDecode(pattern) === safeDecode(rawPath);
 }
 

@@ -7,7 +7,7 @@
 /** White_Space, control characters and lone surrogates are never part of an address. */
 const FORBIDDEN = /[\p{White_Space}\p{Cc}\p{Cs}]/u;
 /** RFC 5322 atext (ASCII letters, digits, !#$%&'*+-/=?^_`{|}~) or any non-ASCII character (RFC 6531 UTF8-non-ascii). */
-const ATOM = /^(?:[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]|\P{ASCII})+$/u;
+const ATOM = /^[\w!#$%&'*+\-/=?^`{|}~\P{ASCII}]+$/u;
 /** Letters and combining marks of any script, decimal digits and hyphens; no hyphen first or last. */
 const LABEL = /^[\p{L}\p{M}\p{Nd}](?:[\p{L}\p{M}\p{Nd}-]*[\p{L}\p{M}\p{Nd}])?$/u;
 const DIGITS = /^\p{Nd}+$/u;

@@ -203,7 +203,7 @@ const authenticationInputSchema = lazy((): z.ZodType<WebhookAuthenticationParams
       key: credential(),
       headerName: z
         .string()
-        .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
+        .regex(/^[A-Z0-9-]+$/i, 'must be an HTTP header name')
         .optional(),
     }),
   ]),

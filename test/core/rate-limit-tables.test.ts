@@ -43,4 +43,17 @@ describe('templateMatcher, the one reading of a route template', () => {
     expect(sandbox.test('/api/v1.1/sims/1/')).toBe(true);
     expect(sandbox.test('/api/v1.1/sims/1/x')).toBe(false);
   });
+
+  it('reads placeholders that share a segment, or hold a `/`, as it always has', () => {
+    const adjacent = templateMatcher('/x/{a}{b}/y');
+    expect(adjacent.test('/x/ab/y')).toBe(true);
+    expect(adjacent.test('/x/a/y')).toBe(false);
+    const dotted = templateMatcher('/x/{name}.{ext}');
+    expect(['/x/a.b', '/x/a.b.c', '/x/a..b'].map((path) => dotted.test(path))).toEqual([true, true, true]);
+    expect(['/x/.b', '/x/a.', '/x/ab', '/x/a.b/c'].map((path) => dotted.test(path))).toEqual([false, false, false, false]);
+    expect(templateMatcher('/x/{a/b}').test('/x/1')).toBe(true);
+    expect(templateMatcher('/x/{}').test('/x/{}')).toBe(true);
+    expect(templateMatcher('/x/{{a}/y').test('/x/1/y')).toBe(true);
+    expect(templateMatcher('/x/{a').test('/x/{a')).toBe(true);
+  });
 });

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, UsageError } from '../../src/sandbox/cli-args.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { fill, LENGTHS, TEXT_SHAPES, withinBound } from '../helpers/linear-time.js';
 
 const NUMBER_FLAGS: Array<[flag: string, bad: string[]]> = [
   ['port', ['-1', '65536', '1.5', '99999999999999999999']],
@@ -144,6 +145,35 @@ describe('partner-sandbox command line', () => {
       if (command.help) throw new Error('help');
       const sandbox = await startSandbox(command.options);
       await sandbox.close();
+    }
+  });
+
+  it('refuses a command line of hostile arguments of 1 MiB in linear time, in a message of one short line', async () => {
+    for (const length of LENGTHS) {
+      const values = [
+        ...Object.values(TEXT_SHAPES).map((build) => build(length)),
+        fill('1', length),
+        `${fill('1', length - 1)}x`,
+        fill('a.', length),
+      ];
+      const argvs = values.flatMap((value) => [
+        [`--${value}`],
+        [`--${value}=1`],
+        ...['port', 'time-scale', 'host', 'allowed-host'].map((flag) => [`--${flag}`, value]),
+        ['--host', `${value}:1`],
+      ]);
+      for (const argv of argvs) {
+        const message = await withinBound(`${argv.length} arguments of ${length} characters`, () => {
+          try {
+            parseCommand(argv);
+          } catch (error) {
+            if (error instanceof UsageError) return error.message;
+            throw error;
+          }
+          return 'accepted';
+        });
+        expect(message.length).toBeLessThan(300);
+      }
     }
   });
 });

@@ -17,6 +17,8 @@ const FEED_MAX_DIRTY = 1000;
  * reconnects). A watcher holds at most this plus one batch.
  */
 export const FEED_MAX_QUEUED_BYTES = 1024 * 1024;
+/** Where the feed is read; the site guard keeps its slots for the inspector page's EventSource. */
+export const FEED_PATH = '/_sandbox/events';
 /** Pages watching at once; one more is refused, so watchers cannot grow without bound. */
 export const FEED_MAX_WATCHERS = 16;
 /** A comment line keeps idle connections open through proxies and tells a dead client apart. */

@@ -6,6 +6,7 @@ import type { SandboxApp, SandboxContext } from '../context.js';
 import type { LoggedRequestSummary, RequestLog } from '../middleware/request-log.js';
 import { redeliver } from '../webhooks/operator-deliveries.js';
 import { deliveryCounts, deliveryView } from './deliveries.js';
+import { FEED_PATH } from './feed.js';
 import { hubOf } from './hub.js';
 import { INSPECTOR_CSP, INSPECTOR_HTML } from './page.js';
 import { transactionView } from './transactions.js';
@@ -91,7 +92,7 @@ export function registerInspectorRoutes(app: SandboxApp, ctx: SandboxContext, de
     }),
   );
 
-  app.get('/_sandbox/events', () => {
+  app.get(FEED_PATH, () => {
     const stream = feed.open();
     if (!stream) return Response.json({ error: 'too many inspector pages are open; close one' }, { status: 503 });
     return new Response(stream, {

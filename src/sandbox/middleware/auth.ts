@@ -26,7 +26,7 @@ export function bearerCheck(ctx: SandboxContext, tokens: TokenStore): Middleware
       return next();
     }
     const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
+    const match = /^Bearer (\S+)$/i.exec(header.trim());
     if (!match?.[1]) return ctx.fail(c, 401, 'UNAUTHORIZED', 'Missing or malformed bearer token');
     const tier = tokens.verify(match[1], ctx.clock.nowMs());
     if (!tier) return ctx.fail(c, 401, 'UNAUTHORIZED', 'Invalid or expired token');

@@ -5,10 +5,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { SandboxEnv } from '../context.js';
-import { maskJsonStrings } from '../mask-url.js';
-
-/** A URL with user-info other than the mask: the answer needs the walk below. */
-const UNMASKED_USER_INFO = /[a-z][a-z0-9+.-]*:\/\/(?!\*\*\*@)[^\s/?#\\"]*@/i;
+import { hasUnmaskedUserInfo, maskJsonStrings } from '../mask-url.js';
 
 export const maskControlUrls: MiddlewareHandler<SandboxEnv> = async (c, next) => {
   await next();
@@ -17,6 +14,6 @@ export const maskControlUrls: MiddlewareHandler<SandboxEnv> = async (c, next) =>
   const text = await res.text();
   const headers = new Headers(res.headers);
   headers.delete('content-length');
-  const body = UNMASKED_USER_INFO.test(text) ? JSON.stringify(JSON.parse(text, maskJsonStrings)) : text;
+  const body = hasUnmaskedUserInfo(text) ? JSON.stringify(JSON.parse(text, maskJsonStrings)) : text;
   c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
 };

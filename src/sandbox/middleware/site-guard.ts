@@ -12,6 +12,11 @@
  *   browser says so in `Sec-Fetch-Site` and `Origin`, which a page cannot forge; a request
  *   without them (the SDK, curl, a test) is not from a page. A top-level navigation may still
  *   open a control GET: reading it in a tab is the user's own doing.
+ * - No control route is shown inside a page (`Sec-Fetch-Dest: iframe`, `frame`, `embed`,
+ *   `object`), even one of the same origin: a frame is a navigation that passes the rule above.
+ * - The inspector's feed (GET /_sandbox/events) has a few watcher slots, held while a stream is
+ *   open: only a script's request may take one (the page's own EventSource), never a navigation,
+ *   so a page cannot fill them by framing or opening the feed.
  * - A control write must be JSON: a form post or a `text/plain` body (the requests a page may
  *   send elsewhere without a CORS preflight) is refused even without those headers.
  *
@@ -21,12 +26,15 @@
 import type { MiddlewareHandler } from 'hono';
 import type { SandboxContext, SandboxEnv } from '../context.js';
 import { hostNameOfHeader, normalizeHostName } from '../host-names.js';
+import { FEED_PATH } from '../inspector/feed.js';
 
 /** Names every served sandbox answers to. */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 /** An address that listens on every interface is not a name a client sends. */
 const WILDCARD_NAMES: ReadonlySet<string> = new Set(['0.0.0.0', '[::]']);
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+/** Where a browser shows what a page embeds. */
+const EMBEDDED_DESTINATIONS: ReadonlySet<string> = new Set(['iframe', 'frame', 'embed', 'object', 'fencedframe']);
 /** What of a refused Host header an answer repeats. */
 const SHOWN_HOST_CHARS = 100;
 
@@ -79,6 +87,21 @@ function crossOrigin(request: Request, ownHost: string): string | null {
   return null;
 }
 
+/**
+ * Why a request may not take a watcher slot of the feed, or null when it may. The inspector's
+ * EventSource is a script's request (`Sec-Fetch-Dest: empty`, `Sec-Fetch-Mode: cors`); a browser
+ * that sends no fetch metadata says a navigation by asking for HTML (`Accept: text/html`, which an
+ * EventSource never sends). A request with neither is no browser's (curl, the SDK, a test).
+ */
+function notAFeedReader(headers: Headers): string | null {
+  const destination = headers.get('sec-fetch-dest');
+  if (destination !== null && destination !== 'empty') return `Sec-Fetch-Dest: ${destination.slice(0, 20)}`;
+  const mode = headers.get('sec-fetch-mode');
+  if (mode !== null && mode !== 'cors' && mode !== 'same-origin') return `Sec-Fetch-Mode: ${mode.slice(0, 20)}`;
+  if (destination === null && (headers.get('accept') ?? '').toLowerCase().includes('text/html')) return 'Accept: text/html';
+  return null;
+}
+
 /** A control write's body type: null when acceptable, else the reason it is not. */
 function notJson(request: Request): string | null {
   const type = request.headers.get('content-type');
@@ -102,7 +125,8 @@ const isControlPath = (rawPath: string): boolean => rawPath === '/_sandbox' || r
 export function siteGuard(ctx: SandboxContext, hosts: HostPolicy | null, rawPathOf: (request: Request) => string): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
     const request = c.req.raw;
-    const control = isControlPath(rawPathOf(request));
+    const rawPath = rawPathOf(request);
+    const control = isControlPath(rawPath);
     const hostHeader = request.headers.get('host');
     if (hosts !== null && !hostAllowed(hosts, hostHeader)) {
       const shown = JSON.stringify((hostHeader ?? '').slice(0, SHOWN_HOST_CHARS));
@@ -113,6 +137,19 @@ export function siteGuard(ctx: SandboxContext, hosts: HostPolicy | null, rawPath
     }
     if (!control) return next();
 
+    const destination = request.headers.get('sec-fetch-dest');
+    if (destination !== null && EMBEDDED_DESTINATIONS.has(destination)) {
+      return Response.json({ error: `control routes are not shown inside a page (Sec-Fetch-Dest: ${destination})` }, { status: 403 });
+    }
+    const notReader = rawPath === FEED_PATH ? notAFeedReader(request.headers) : null;
+    if (notReader !== null) {
+      return Response.json(
+        {
+          error: `the live feed is read by the inspector page's EventSource, not opened by a navigation (${notReader}); curl and other clients may read it`,
+        },
+        { status: 403 },
+      );
+    }
     const unsafe = !SAFE_METHODS.has(request.method);
     // A link or a typed address opens a control GET in a tab of its own: a page cannot read it.
     const navigation = !unsafe && request.headers.get('sec-fetch-mode') === 'navigate';

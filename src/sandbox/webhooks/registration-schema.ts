@@ -12,7 +12,7 @@ import { retryPolicyInputSchema } from './retry-policy.js';
 function urlWithScheme(schemes: readonly string[]) {
   return z.string().refine(
     (value) => {
-      if ([...value].some((char) => /\p{White_Space}|\p{Cc}/u.test(char))) return false;
+      if ([...value].some((char) => /[\p{White_Space}\p{Cc}]/u.test(char))) return false;
       let protocol: string;
       try {
         protocol = new URL(value).protocol.replace(/:$/, '');
@@ -74,7 +74,7 @@ const authenticationSchema = z.discriminatedUnion(
         key: credential('authentication.key'),
         headerName: z
           .string()
-          .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
+          .regex(/^[A-Z0-9-]+$/i, 'must be an HTTP header name')
           .optional(),
       },
       'authentication.',

@@ -60,6 +60,13 @@ describe('partner-sandbox usage errors', () => {
     expectOneLine(await run(args), 2, names);
   });
 
+  it('cuts an unknown flag of 100 KB of blanks short, and reads it in linear time', async () => {
+    // Linux passes at most 128 KiB in one argument; the run's bound is 15 s.
+    const result = await run([`--a${' '.repeat(100_000)}b`]);
+    expectOneLine(result, 2, 'unknown flag --a');
+    expect(result.stderr.length).toBeLessThan(200);
+  });
+
   it('a port in use exits 1 with one line', async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));

@@ -3,13 +3,16 @@
  * which is same-site, and another name, which is cross-site) tries the requests a page may send
  * without a CORS preflight, and a page on a name that resolves to 127.0.0.1 (DNS rebinding, by
  * Chromium's host resolver rules) tries to read the sandbox as its own origin. The sandbox's
- * state is unchanged and nothing is read.
+ * state is unchanged and nothing is read. A page that frames the inspector's feed many times
+ * takes none of its watcher slots.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../../src/sandbox/index.js';
+import { FEED_MAX_WATCHERS } from '../../../src/sandbox/inspector/feed.js';
 import { useBrowser } from './browser.js';
 
 const browser = useBrowser([
@@ -44,12 +47,25 @@ window.attack = async function () {
 };
 </script></body></html>`;
 
+/**
+ * A hostile page that frames the inspector's feed more times than it has watcher slots, under
+ * each name the sandbox answers to: a browser opens at most six connections to one host, and
+ * each frame's stream holds one.
+ */
+const FRAMES = FEED_MAX_WATCHERS + 4;
+const framesPage = (port: number): string => {
+  const names = ['127.0.0.1', 'localhost', 'localhost.'];
+  const frames = Array.from({ length: FRAMES }, (_, i) => `<iframe src="http://${names[i % names.length]}:${port}/_sandbox/events"></iframe>`);
+  return `<!doctype html><html><body>${frames.join('')}</body></html>`;
+};
+
 beforeAll(async () => {
   sandbox = await startSandbox({ now: '2030-01-01T00:00:00Z', timeScale: 1e-9 });
   attacker = createServer((req, res) => {
-    const target = new URL(req.url ?? '/', 'http://x').searchParams.get('target') ?? sandbox.url;
+    const url = new URL(req.url ?? '/', 'http://x');
+    const target = url.searchParams.get('target') ?? sandbox.url;
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(attackPage(target));
+    res.end(url.pathname === '/frames' ? framesPage(sandbox.port) : attackPage(target));
   });
   await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
   attackerPort = (attacker.address() as AddressInfo).port;
@@ -92,6 +108,35 @@ describe('a page of another origin', () => {
       expect(await state()).toEqual(before);
     });
   }
+});
+
+describe("the inspector's feed", () => {
+  it('keeps its watcher slots from a page of another site that frames it many times: the inspector still connects', async () => {
+    const { page } = browser();
+    const statuses: number[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/_sandbox/events') statuses.push(response.status());
+    });
+    // Frames that stream never finish loading: the page is taken as it is once parsed.
+    await page.goto(`http://localhost:${attackerPort}/frames`, { waitUntil: 'domcontentloaded' });
+    await expect.poll(() => statuses.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(FEED_MAX_WATCHERS);
+
+    // The developer's inspector, opened while the hostile page is still open.
+    const inspector = await (page.context().browser() as Browser).newPage();
+    inspector.setDefaultTimeout(5_000);
+    try {
+      await inspector.goto(`${sandbox.url}/_sandbox/`);
+      await inspector.locator('#live', { hasText: /^live$/ }).waitFor();
+    } finally {
+      await inspector.close();
+    }
+    await expect.poll(() => statuses.length, { timeout: 10_000 }).toBe(FRAMES);
+    expect(statuses).toEqual(statuses.map(() => 403));
+    // No frame holds a slot: once the inspector has gone, nobody watches.
+    const watchers = async (): Promise<number> =>
+      ((await (await fetch(`${sandbox.url}/_sandbox/stats`)).json()) as { inspectorWatchers: number }).inspectorWatchers;
+    await expect.poll(watchers).toBe(0);
+  });
 });
 
 describe('DNS rebinding: a page on evil.test, which resolves to 127.0.0.1', () => {
