@@ -131,6 +131,17 @@ describe('request log entries', () => {
     expect((await control('GET', '/_sandbox/requests/999999')).status).toBe(404);
     expect((await control('GET', '/_sandbox/requests/abc')).status).toBe(404);
   });
+
+  it.each(['+{id}', '0{id}', '{id}.0', '0x{hex}', '{id}e0', '%20{id}', '{id}%20'])('find no entry by the id spelt %s', async (spelling) => {
+    await call('GET', '/api/v1.1/sims?pageSize=1');
+    const { id } = last();
+    const path = `/_sandbox/requests/${spelling.replace('{id}', String(id)).replace('{hex}', id.toString(16))}`;
+    const answer = await control<{ error: string }>('GET', path);
+    expect([answer.status, answer.body.error], path).toEqual([
+      404,
+      expect.stringMatching(/^request ".+" \(an id is an integer from 1 to \d+, in decimal digits, no sign or leading zero\) not found$/),
+    ]);
+  });
 });
 
 describe('the request log ring buffer', () => {
