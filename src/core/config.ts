@@ -44,11 +44,26 @@ function millisecondsProblem(value: unknown, min = 1): Problem {
   return undefined;
 }
 
-function integerProblem(value: unknown, min: number, max: number): Problem {
+export function integerProblem(value: unknown, min: number, max: number): Problem {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     return `must be an integer from ${min} to ${max} (got ${describe(value)})`;
   }
   return undefined;
+}
+
+/** A size or a count: a positive safe integer (`maxResponseBytes`, a webhook receiver's `maxBodyBytes` …). */
+export function positiveIntegerProblem(value: unknown): Problem {
+  return integerProblem(value, 1, Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * For the options of the SDK's other constructors (a webhook receiver, a dedupe store): throws
+ * ConfigurationError `invalid <owner> option <option>: <problem>` when a given value breaks its
+ * grammar; undefined (the default) passes.
+ */
+export function checkOption(owner: string, option: string, value: unknown, problem: (value: unknown) => Problem): void {
+  const found = value === undefined ? undefined : problem(value);
+  if (found) throw new ConfigurationError(`invalid ${owner} option ${option}: ${found}`, 'CONFIGURATION_ERROR', option);
 }
 
 function maxRetriesProblem(value: unknown): Problem {
@@ -211,7 +226,7 @@ const clientOptionChecks: Readonly<Record<string, Check>> = {
   logLevel: (value) => oneOfProblem(value, LOG_LEVELS),
   allowInsecureHttp: booleanProblem,
   validateResponses: (value) => oneOfProblem(value, VALIDATION_MODES),
-  maxResponseBytes: (value) => integerProblem(value, 1, Number.MAX_SAFE_INTEGER),
+  maxResponseBytes: positiveIntegerProblem,
   // 0 means "never wait on the server"; longer than the timer range is waited by chained timers.
   maxServerWaitMs: (value) => integerProblem(value, 0, Number.MAX_SAFE_INTEGER),
   propagateTraceContext: booleanProblem,
