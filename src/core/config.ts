@@ -142,15 +142,38 @@ const VERSIONED_PATH = /\/api(?:\/v1\.1|\/v3)?\/*$/i;
  * The base URL is the origin, plus a path prefix only when the deployment has one: routes
  * carry `/api/v1.1/…` or `/api/v3/…` themselves, so a base URL ending in them doubles the path.
  */
-export function baseUrlPathProblem(url: URL): Problem {
+function baseUrlPathProblem(url: URL): Problem {
   const match = VERSIONED_PATH.exec(url.pathname);
   if (!match) return undefined;
   const fixed = url.origin + url.pathname.slice(0, match.index);
   return `ends in '${match[0].replace(/\/+$/, '')}', which every route already carries: use the origin, plus a path prefix only when your deployment has one ('${fixed}')`;
 }
 
-function baseUrlProblem(value: unknown): Problem {
+/**
+ * The index of the first space, C0 control or DEL in `value`, or -1: a URL parser strips them at
+ * either end and drops tabs and newlines inside, so `' https://api.example.com\n'` would be read
+ * as a URL the caller did not write.
+ */
+function blankIndex(value: string): number {
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if (code <= 0x20 || code === 0x7f) return index;
+  }
+  return -1;
+}
+
+/**
+ * The base URL, the option's or `PARTNER_API_BASE_URL`'s (one grammar for both): an absolute URL
+ * written without whitespace or control characters, whose path does not end in the API's own
+ * prefix. The URL, or what is wrong with the value.
+ */
+export function parseBaseUrl(value: unknown): URL | string {
   if (typeof value !== 'string') return `must be a string (got ${describe(value)})`;
+  const blank = blankIndex(value);
+  if (blank !== -1) {
+    const code = `U+${value.charCodeAt(blank).toString(16).toUpperCase().padStart(4, '0')}`;
+    return `must be an absolute URL without whitespace or control characters (${code} at index ${blank})`;
+  }
   // `new URL()`, not `URL.canParse()`: on Node 20, once optimized, `URL.canParse` answers false
   // for a URL holding Latin-1 letters (`https://münchen.example`).
   let url: URL;
@@ -159,7 +182,12 @@ function baseUrlProblem(value: unknown): Problem {
   } catch {
     return 'is not a valid absolute URL';
   }
-  return baseUrlPathProblem(url);
+  return baseUrlPathProblem(url) ?? url;
+}
+
+function baseUrlProblem(value: unknown): Problem {
+  const parsed = parseBaseUrl(value);
+  return typeof parsed === 'string' ? parsed : undefined;
 }
 
 function loggerProblem(value: unknown): Problem {
@@ -199,6 +227,13 @@ function rateLimitIssues(value: unknown): ValidationIssue[] {
   return limitsIssues(value, 'rateLimit');
 }
 
+/**
+ * A key of `endpoints`: a route as calls name it (spec part 8's table), `METHOD /path`, the path a
+ * template or a concrete one. Any other spelling (`post /api/v1.1/sms`, a second space, no
+ * method) would match no call, and its limit would silently apply to nothing.
+ */
+const ROUTE_KEY = /^(?:GET|POST|PUT|PATCH|DELETE) \/[^\s]*$/;
+
 /** `account` and `endpoints` of `RateLimitOptions` (or of a limiter's options that take the same shapes), under `path`. */
 export function limitsIssues(value: Record<string, unknown>, path: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
@@ -206,7 +241,16 @@ export function limitsIssues(value: Record<string, unknown>, path: string): Vali
   const endpoints = value['endpoints'];
   if (endpoints !== undefined) {
     if (!isRecord(endpoints)) issues.push({ path: `${path}.endpoints`, message: 'must be an object of routes to { limit, windowMs }' });
-    else for (const route of Object.keys(endpoints)) issues.push(...windowLimitIssues(endpoints[route], `${path}.endpoints.${route}`));
+    else {
+      for (const route of Object.keys(endpoints)) {
+        if (!ROUTE_KEY.test(route)) {
+          issues.push({
+            path: `${path}.endpoints`,
+            message: `has the key ${JSON.stringify(route)}, which names no route: write 'METHOD /path' (GET, POST, PUT, PATCH or DELETE, one space, a path starting with '/', such as 'POST /api/v1.1/sms')`,
+          });
+        } else issues.push(...windowLimitIssues(endpoints[route], `${path}.endpoints.${route}`));
+      }
+    }
   }
   return issues;
 }

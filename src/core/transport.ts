@@ -1,7 +1,7 @@
 import { type TokenResponse, tokenResponseSchema } from '../schemas/token.js';
 import { TOKEN_PATH, TokenManager } from './auth.js';
 import { Call, type TransportContext } from './call.js';
-import { baseUrlPathProblem, checkClientOptions, checkCloseOptions } from './config.js';
+import { checkClientOptions, checkCloseOptions, parseBaseUrl } from './config.js';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
@@ -191,15 +191,12 @@ export class ClientTransport implements Transport {
     if (!baseUrl) {
       throw new ConfigurationError('baseUrl is required: pass it to the client or set PARTNER_API_BASE_URL', 'CONFIGURATION_ERROR', 'baseUrl');
     }
-    let url: URL;
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      throw new ConfigurationError('baseUrl is not a valid absolute URL', 'CONFIGURATION_ERROR', 'baseUrl');
-    }
     // An option was checked at construction; PARTNER_API_BASE_URL is checked here, on first use.
-    const pathProblem = baseUrlPathProblem(url);
-    if (pathProblem) throw new ConfigurationError(`invalid client option baseUrl: ${pathProblem}`, 'CONFIGURATION_ERROR', 'baseUrl');
+    const url = parseBaseUrl(baseUrl);
+    if (typeof url === 'string') {
+      const source = options.baseUrl === undefined ? 'PARTNER_API_BASE_URL' : 'client option baseUrl';
+      throw new ConfigurationError(`invalid ${source}: ${url}`, 'CONFIGURATION_ERROR', 'baseUrl');
+    }
     assertSecureBaseUrl(url, options.allowInsecureHttp ?? false);
     // Both were checked at construction (checkClientOptions).
     const maxServerWaitMs = options.maxServerWaitMs ?? DEFAULT_MAX_SERVER_WAIT_MS;
