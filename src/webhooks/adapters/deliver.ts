@@ -1,7 +1,7 @@
 import { checkOption, positiveIntegerProblem } from '../../core/config.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../core/defaults.js';
 import { WebhookSignatureError } from '../../core/errors.js';
-import { parseDigits } from '../../core/http-grammar.js';
+import { parseDigits } from '../../shared/http-grammar.js';
 import { type Deduplicator, EventInProgressError } from '../dedupe.js';
 import type { WebhookEvent } from '../event-types.js';
 import type { ConstructEventOptions } from '../event-body.js';
