@@ -36,7 +36,7 @@ export const HELP = `Usage: partner-sandbox [options]
   -h, --help                 show this help
 
 Flags take their value as --port 4010 or --port=4010; a negative one as --seed=-1.
-A number is decimal digits (0.5 for --time-scale): no sign but that '-', no leading zero.`;
+A number is decimal digits (0.5 for --time-scale), without '+' or a leading zero.`;
 
 type NumberOptionName =
   'port' | 'seed' | 'simCount' | 'tokenTtlSeconds' | 'rateLimitWindowMs' | 'transactionDelayMs' | 'timeScale' | 'deliveryTimeoutMs';
