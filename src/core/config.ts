@@ -8,6 +8,7 @@ import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_RETRIES_LIMIT, MIN_POLL_INTERVAL_MS } f
 import { ConfigurationError, RequestValidationError, type ValidationIssue } from './errors.js';
 
 import { MAX_TIMER_MS } from './sleep.js';
+import { describeValue as describe, integerProblem, positiveIntegerProblem } from '../shared/integer-option.js';
 
 type Problem = string | undefined;
 
@@ -28,42 +29,12 @@ const WIRE_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'co
 /** Visible ASCII with inner spaces: an Idempotency-Key that goes on the wire unchanged. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'bigint') return `the bigint ${value}n`;
-  if (typeof value === 'number') return String(value);
-  return `a value of type ${typeof value}`;
-}
-
 /** An integer number of milliseconds in [min, MAX_TIMER_MS]. */
 function millisecondsProblem(value: unknown, min = 1): Problem {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_TIMER_MS) {
     return `must be an integer number of milliseconds from ${min} to ${MAX_TIMER_MS} (got ${describe(value)})`;
   }
   return undefined;
-}
-
-export function integerProblem(value: unknown, min: number, max: number): Problem {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    return `must be an integer from ${min} to ${max} (got ${describe(value)})`;
-  }
-  return undefined;
-}
-
-/** A size or a count: a positive safe integer (`maxResponseBytes`, a webhook receiver's `maxBodyBytes` …). */
-export function positiveIntegerProblem(value: unknown): Problem {
-  return integerProblem(value, 1, Number.MAX_SAFE_INTEGER);
-}
-
-/**
- * For the options of the SDK's other constructors (a webhook receiver, a dedupe store): throws
- * ConfigurationError `invalid <owner> option <option>: <problem>` when a given value breaks its
- * grammar; undefined (the default) passes.
- */
-export function checkOption(owner: string, option: string, value: unknown, problem: (value: unknown) => Problem): void {
-  const found = value === undefined ? undefined : problem(value);
-  if (found) throw new ConfigurationError(`invalid ${owner} option ${option}: ${found}`, 'CONFIGURATION_ERROR', option);
 }
 
 function maxRetriesProblem(value: unknown): Problem {

@@ -1,5 +1,6 @@
-import { checkOption, positiveIntegerProblem } from '../core/config.js';
 import { DEFAULT_DEDUPE_TTL_MS } from '../core/defaults.js';
+import { positiveIntegerProblem } from '../shared/integer-option.js';
+import { checkOption } from './options.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { WebhookEvent } from './event-types.js';
 

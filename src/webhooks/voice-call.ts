@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { checkOption, positiveIntegerProblem } from '../core/config.js';
+import { positiveIntegerProblem } from '../shared/integer-option.js';
+import { checkOption } from './options.js';
 import { jsonObjectSchema } from './event-types.js';
 import { PcmDecoder } from './pcm.js';
 

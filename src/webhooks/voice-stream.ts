@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { integerProblem, positiveIntegerProblem } from '../shared/integer-option.js';
+import { checkOption } from './options.js';
 import { listen } from '../shared/listen.js';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
-import { checkOption, integerProblem, positiveIntegerProblem } from '../core/config.js';
 import { ConfigurationError } from '../core/errors.js';
 import { VoiceCall, type VoiceCallOptions } from './voice-call.js';
 

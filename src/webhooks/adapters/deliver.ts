@@ -1,5 +1,6 @@
-import { checkOption, positiveIntegerProblem } from '../../core/config.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../core/defaults.js';
+import { positiveIntegerProblem } from '../../shared/integer-option.js';
+import { checkOption } from '../options.js';
 import { WebhookSignatureError } from '../../core/errors.js';
 import { parseDigits } from '../../shared/http-grammar.js';
 import { type Deduplicator, EventInProgressError } from '../dedupe.js';
