@@ -1,12 +1,10 @@
 import type { TokenResponse } from '../schemas/token.js';
+import { parseIsoTimestamp } from '../shared/iso-8601.js';
 import { FALLBACK_TOKEN_LIFETIME_MS, TOKEN_REFRESH_MARGIN_MS } from './defaults.js';
 import { raceAbort } from './sleep.js';
 
 /** The token exchange's path (spec part 5): the one declaration the transport and `client.auth` both use. */
 export const TOKEN_PATH = '/api/v1.1/auth/token';
-
-/** `expires_at` (spec part 2): an ISO 8601 instant with a date and a time. */
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * How long a new token lives, by one grammar: `expires_in` when it is a positive safe integer of
@@ -18,10 +16,9 @@ function tokenLifetimeMs(response: Pick<TokenResponse, 'expires_in' | 'expires_a
   const seconds = response.expires_in;
   if (Number.isSafeInteger(seconds) && seconds > 0) return Math.min(seconds * 1000, Number.MAX_SAFE_INTEGER - now);
   const at = response.expires_at;
-  if (typeof at === 'string' && ISO_INSTANT.test(at)) {
-    const expiresAt = Date.parse(at);
-    if (Number.isFinite(expiresAt) && expiresAt > now) return expiresAt - now;
-  }
+  // spec part 2: an ISO 8601 instant, a date and a time with its zone.
+  const expiresAt = typeof at === 'string' ? parseIsoTimestamp(at, false) : undefined;
+  if (expiresAt !== undefined && expiresAt > now) return expiresAt - now;
   return FALLBACK_TOKEN_LIFETIME_MS;
 }
 

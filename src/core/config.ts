@@ -8,6 +8,7 @@ import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_RETRIES_LIMIT, MIN_POLL_INTERVAL_MS } f
 import { ConfigurationError, RequestValidationError, type ValidationIssue } from './errors.js';
 
 import { MAX_TIMER_MS } from './sleep.js';
+import { describeValue as describe, integerProblem, positiveIntegerProblem } from '../shared/integer-option.js';
 
 type Problem = string | undefined;
 
@@ -28,25 +29,10 @@ const WIRE_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'co
 /** Visible ASCII with inner spaces: an Idempotency-Key that goes on the wire unchanged. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'bigint') return `the bigint ${value}n`;
-  if (typeof value === 'number') return String(value);
-  return `a value of type ${typeof value}`;
-}
-
 /** An integer number of milliseconds in [min, MAX_TIMER_MS]. */
 function millisecondsProblem(value: unknown, min = 1): Problem {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_TIMER_MS) {
     return `must be an integer number of milliseconds from ${min} to ${MAX_TIMER_MS} (got ${describe(value)})`;
-  }
-  return undefined;
-}
-
-function integerProblem(value: unknown, min: number, max: number): Problem {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    return `must be an integer from ${min} to ${max} (got ${describe(value)})`;
   }
   return undefined;
 }
@@ -160,38 +146,55 @@ function shownUrl(value: string): string {
 }
 
 /**
- * The base URL, parsed; or what is wrong with it and how to mend it. A value without a scheme is
- * the usual slip (`api.example.com`, or `localhost:4010`, which parses with `localhost:` as its
- * scheme): the message shows it with `https://` in front.
+ * The index of the first space, C0 control or DEL in `value`, or -1: a URL parser strips them at
+ * either end and drops tabs and newlines inside, so `' https://api.example.com\n'` would be read
+ * as a URL the caller did not write.
  */
-export function parseBaseUrl(value: string): URL | { problem: string } {
+function blankIndex(value: string): number {
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if (code <= 0x20 || code === 0x7f) return index;
+  }
+  return -1;
+}
+
+/**
+ * The base URL, the option's or `PARTNER_API_BASE_URL`'s (one grammar for both): an absolute URL
+ * written without whitespace or control characters, whose path does not end in the API's own
+ * prefix. The URL, or what is wrong with the value.
+ */
+export function parseBaseUrl(value: unknown): URL | string {
+  if (typeof value !== 'string') return `must be a string (got ${describe(value)})`;
+  const blank = blankIndex(value);
+  if (blank !== -1) {
+    const code = `U+${value.charCodeAt(blank).toString(16).toUpperCase().padStart(4, '0')}`;
+    return `must be an absolute URL without whitespace or control characters (${code} at index ${blank})`;
+  }
+  // A value without a scheme is the usual slip (`api.example.com`, or `localhost:4010`, which
+  // parses with `localhost:` as its scheme): the message shows it with `https://` in front.
   const schemeless = !value.includes('://');
   const withScheme = `"https://${shownUrl(value).slice(1, -1)}"`;
-  let url: URL;
   // `new URL()`, not `URL.canParse()`: on Node 20, once optimized, `URL.canParse` answers false
   // for a URL holding Latin-1 letters (`https://münchen.example`).
+  let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return {
-      problem: schemeless
-        ? `is not an absolute URL (got ${shownUrl(value)}): it needs a scheme, as in ${withScheme}`
-        : `is not a valid absolute URL (got ${shownUrl(value)})`,
-    };
+    return schemeless
+      ? `is not an absolute URL (got ${shownUrl(value)}): it needs a scheme, as in ${withScheme}`
+      : `is not a valid absolute URL (got ${shownUrl(value)})`;
   }
   if (schemeless && url.protocol !== 'http:' && url.protocol !== 'https:') {
     // The "scheme" read is the host, or the user name of user-info, which is not shown.
     const readAs = value.includes('@') ? '' : `, read as the scheme '${url.protocol}'`;
-    return { problem: `has no scheme (got ${shownUrl(value)}${readAs}): use ${withScheme}, or http:// for a local sandbox` };
+    return `has no scheme (got ${shownUrl(value)}${readAs}): use ${withScheme}, or http:// for a local sandbox`;
   }
-  const pathProblem = baseUrlPathProblem(url);
-  return pathProblem === undefined ? url : { problem: pathProblem };
+  return baseUrlPathProblem(url) ?? url;
 }
 
 function baseUrlProblem(value: unknown): Problem {
-  if (typeof value !== 'string') return `must be a string (got ${describe(value)})`;
   const parsed = parseBaseUrl(value);
-  return parsed instanceof URL ? undefined : parsed.problem;
+  return typeof parsed === 'string' ? parsed : undefined;
 }
 
 function loggerProblem(value: unknown): Problem {
@@ -231,6 +234,13 @@ function rateLimitIssues(value: unknown): ValidationIssue[] {
   return limitsIssues(value, 'rateLimit');
 }
 
+/**
+ * A key of `endpoints`: a route as calls name it (spec part 8's table), `METHOD /path`, the path a
+ * template or a concrete one. Any other spelling (`post /api/v1.1/sms`, a second space, no
+ * method) would match no call, and its limit would silently apply to nothing.
+ */
+const ROUTE_KEY = /^(?:GET|POST|PUT|PATCH|DELETE) \/\S*$/;
+
 /** `account` and `endpoints` of `RateLimitOptions` (or of a limiter's options that take the same shapes), under `path`. */
 export function limitsIssues(value: Record<string, unknown>, path: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
@@ -238,7 +248,16 @@ export function limitsIssues(value: Record<string, unknown>, path: string): Vali
   const endpoints = value['endpoints'];
   if (endpoints !== undefined) {
     if (!isRecord(endpoints)) issues.push({ path: `${path}.endpoints`, message: 'must be an object of routes to { limit, windowMs }' });
-    else for (const route of Object.keys(endpoints)) issues.push(...windowLimitIssues(endpoints[route], `${path}.endpoints.${route}`));
+    else {
+      for (const route of Object.keys(endpoints)) {
+        if (!ROUTE_KEY.test(route)) {
+          issues.push({
+            path: `${path}.endpoints`,
+            message: `has the key ${JSON.stringify(route)}, which names no route: write 'METHOD /path' (GET, POST, PUT, PATCH or DELETE, one space, a path starting with '/', such as 'POST /api/v1.1/sms')`,
+          });
+        } else issues.push(...windowLimitIssues(endpoints[route], `${path}.endpoints.${route}`));
+      }
+    }
   }
   return issues;
 }
@@ -258,7 +277,7 @@ const clientOptionChecks: Readonly<Record<string, Check>> = {
   logLevel: (value) => oneOfProblem(value, LOG_LEVELS),
   allowInsecureHttp: booleanProblem,
   validateResponses: (value) => oneOfProblem(value, VALIDATION_MODES),
-  maxResponseBytes: (value) => integerProblem(value, 1, Number.MAX_SAFE_INTEGER),
+  maxResponseBytes: positiveIntegerProblem,
   // 0 means "never wait on the server"; longer than the timer range is waited by chained timers.
   maxServerWaitMs: (value) => integerProblem(value, 0, Number.MAX_SAFE_INTEGER),
   propagateTraceContext: booleanProblem,

@@ -1,5 +1,5 @@
 import type { Query, RateLimitInfo, ResponseInfo } from './request.js';
-import { parseDigits, parseRetryAfter } from './http-grammar.js';
+import { parseDigits, parseRetryAfter } from '../shared/http-grammar.js';
 import { VERSION } from './version.js';
 
 const runtime = typeof process !== 'undefined' && typeof process.version === 'string' ? `node/${process.version}` : 'js';

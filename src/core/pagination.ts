@@ -1,6 +1,6 @@
 import { ApiPromise } from './api-promise.js';
 import { PartnerError, ResponseValidationError } from './errors.js';
-import { isCount } from './http-grammar.js';
+import { isCount } from '../shared/http-grammar.js';
 import type { ApiResult, PageMeta, Query, ResponseInfo } from './request.js';
 
 /** Fetches one page of a list route with the given query; `signal` lets a dropped prefetch stop. */

@@ -218,9 +218,9 @@ export class ClientTransport implements Transport {
     }
     // An option was checked at construction; PARTNER_API_BASE_URL is checked here, on first use.
     const url = parseBaseUrl(baseUrl);
-    if (!(url instanceof URL)) {
-      const source = options.baseUrl === undefined ? ' (from PARTNER_API_BASE_URL)' : '';
-      throw new ConfigurationError(`invalid client option baseUrl${source}: ${url.problem}`, 'CONFIGURATION_ERROR', 'baseUrl');
+    if (typeof url === 'string') {
+      const source = options.baseUrl === undefined ? 'PARTNER_API_BASE_URL' : 'client option baseUrl';
+      throw new ConfigurationError(`invalid ${source}: ${url}`, 'CONFIGURATION_ERROR', 'baseUrl');
     }
     assertSecureBaseUrl(url, options.allowInsecureHttp ?? false);
     // Both were checked at construction (checkClientOptions).

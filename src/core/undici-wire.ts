@@ -5,7 +5,7 @@
  */
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { ClientClosedError, RedirectError, ResponseTooLargeError } from './errors.js';
-import { parseDigits } from './http-grammar.js';
+import { parseDigits } from '../shared/http-grammar.js';
 import {
   type AttemptSignal,
   type AttemptTarget,

@@ -1,5 +1,5 @@
 import { ConnectionError, RedirectError, ResponseTooLargeError } from './errors.js';
-import { parseDigits } from './http-grammar.js';
+import { parseDigits } from '../shared/http-grammar.js';
 import type { Scrubber } from './redact.js';
 import type { HttpMethod } from './request.js';
 

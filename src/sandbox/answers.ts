@@ -1,6 +1,7 @@
 /** Envelope and pagination helpers behind ctx.ok / ctx.fail / ctx.paginate. */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AnswerInit, PageMeta, SandboxCtx } from './context.js';
+import { type NumberRule, parseNumberText } from './option-grammar.js';
 
 export function ok(c: SandboxCtx, data: unknown, init: AnswerInit = {}): Response {
   const body: Record<string, unknown> = { success: true, data };
@@ -31,31 +32,26 @@ export function requireBody(c: SandboxCtx, body: Record<string, unknown> | null,
 
 type PageParse = { ok: true; page: number; pageSize: number } | { ok: false; validationErrors: string[] };
 
-const INTEGER = /^-?\d+$/;
+/** spec part 8: page >= 1, pageSize 1..100; a page past 2^53 − 1 is no longer the number written. */
+const PAGE: NumberRule = { integer: true, min: 1, max: Number.MAX_SAFE_INTEGER };
+const PAGE_SIZE: NumberRule = { integer: true, min: 1, max: 100 };
 
-/** spec part 8: page >= 1, pageSize 1..100; defaults 1 and 20. */
+/**
+ * page and pageSize (spec part 8), each decimal digits in its range when present (the one text
+ * grammar of option-grammar.ts: `page=01`, `page=+1` and `page=` are no pages); defaults 1 and 20.
+ */
 function parsePagination(query: Record<string, string | undefined>, defaultPageSize = 20): PageParse {
   const errors: string[] = [];
-  const read = (name: string, fallback: number, min: number, max: number): number => {
+  const read = (name: string, fallback: number, rule: NumberRule): number => {
     const raw = query[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (!INTEGER.test(raw)) {
-      errors.push(`${name} must be an integer`);
-      return fallback;
-    }
-    const value = Number(raw);
-    // Past 2^53 the number read is no longer the one written (the client refuses those too).
-    if (!Number.isSafeInteger(value)) {
-      errors.push(`${name} must be a safe integer`);
-      return fallback;
-    }
-    if (value < min || value > max) {
-      errors.push(max === Infinity ? `${name} must be >= ${min}` : `${name} must be between ${min} and ${max}`);
-    }
-    return value;
+    if (raw === undefined) return fallback;
+    const parsed = parseNumberText(raw, rule);
+    if (typeof parsed === 'number') return parsed;
+    errors.push(`${name} must be ${parsed.expected} (got ${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)})`);
+    return fallback;
   };
-  const page = read('page', 1, 1, Infinity);
-  const pageSize = read('pageSize', defaultPageSize, 1, 100);
+  const page = read('page', 1, PAGE);
+  const pageSize = read('pageSize', defaultPageSize, PAGE_SIZE);
   return errors.length > 0 ? { ok: false, validationErrors: errors } : { ok: true, page, pageSize };
 }
 

@@ -5,7 +5,7 @@
  */
 import { bindRefusal, hostProblem, listenHost } from './bind.js';
 import type { NumberRule, OptionProblem } from './option-grammar.js';
-import { NUMBER_RULES, numberProblem } from './option-grammar.js';
+import { NUMBER_RULES, parseNumberText } from './option-grammar.js';
 import { allowedHostName, type StartSandboxOptions } from './options.js';
 
 /** A command line the sandbox cannot start from; the command prints it on one line and exits 2. */
@@ -35,7 +35,8 @@ export const HELP = `Usage: partner-sandbox [options]
                              1..2147483647 (default 10000)
   -h, --help                 show this help
 
-Flags take their value as --port 4010 or --port=4010; a negative one as --seed=-1.`;
+Flags take their value as --port 4010 or --port=4010; a negative one as --seed=-1.
+A number is decimal digits (0.5 for --time-scale), without '+' or a leading zero.`;
 
 type NumberOptionName =
   'port' | 'seed' | 'simCount' | 'tokenTtlSeconds' | 'rateLimitWindowMs' | 'transactionDelayMs' | 'timeScale' | 'deliveryTimeoutMs';
@@ -61,11 +62,6 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   'delivery-timeout': { kind: 'number', option: 'deliveryTimeoutMs' },
 };
 
-/** Decimal digits, with a sign; no blanks, hex, exponent or fraction (Number() would take '', ' ', '0x10', '1e3'). */
-const INTEGER = /^[+-]?\d+$/;
-/** A decimal number: digits with an optional fraction. */
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-
 /** What the user typed, cut short for a one-line message. */
 function shortened(raw: string): string {
   return raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
@@ -81,10 +77,9 @@ function problemMessage(flag: string, problem: OptionProblem, raw: string): stri
 }
 
 function parseNumber(flag: string, raw: string, rule: NumberRule): number {
-  const value = (rule.integer ? INTEGER : DECIMAL).test(raw) ? Number(raw) : Number.NaN;
-  const problem = numberProblem(value, rule);
-  if (problem) throw new UsageError(problemMessage(flag, problem, raw));
-  return value;
+  const parsed = parseNumberText(raw, rule);
+  if (typeof parsed !== 'number') throw new UsageError(problemMessage(flag, parsed, raw));
+  return parsed;
 }
 
 /** What the command was asked to do: print its help, or start with these options. */

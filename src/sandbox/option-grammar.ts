@@ -67,6 +67,30 @@ export function numberProblem(value: unknown, rule: NumberRule): OptionProblem |
   return undefined;
 }
 
+const INTEGER = /^(?:0|[1-9]\d*)$/;
+const SIGNED_INTEGER = /^-?(?:0|[1-9]\d*)$/;
+const DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
+const SIGNED_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/**
+ * A number written as text (a command-line flag, a page of a list's query, an id in a path): the
+ * decimal digits JSON writes, nothing else. No '+', and '-' only before a negative number of a
+ * rule that has them (never '-0'); no leading zero (`08` reads as octal to some tools); a fraction
+ * (`0.5`, never `.5` or `1.`) only where the rule is not an integer; no blanks, exponent, hex,
+ * `_` or `Infinity`. `Number()` would take '', ' 8 ', '+8', '0x10', '1e3' and '-0' alike.
+ */
+export function parseNumberText(text: string, rule: NumberRule): number | OptionProblem {
+  const grammar = rule.integer ? (rule.min < 0 ? SIGNED_INTEGER : INTEGER) : rule.min < 0 ? SIGNED_DECIMAL : DECIMAL;
+  const value = grammar.test(text) ? Number(text) : Number.NaN;
+  if (Number.isNaN(value) || Object.is(value, -0)) return { kind: 'type', expected: `${expectedNumber(rule)}, ${textRule(rule)}` };
+  return numberProblem(value, rule) ?? value;
+}
+
+function textRule(rule: NumberRule): string {
+  const digits = rule.integer ? 'in decimal digits' : 'in decimal digits with an optional fraction (0.5)';
+  return rule.min < 0 ? `${digits}, '-' only before a negative one, no leading zero` : `${digits}, no sign or leading zero`;
+}
+
 export function booleanProblem(value: unknown): OptionProblem | undefined {
   return typeof value === 'boolean' ? undefined : { kind: 'type', expected: 'true or false' };
 }

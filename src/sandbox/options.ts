@@ -1,5 +1,6 @@
 /** Options of createSandbox / startSandbox, and their resolved form. */
 import { bindRefusal, hostProblem, listenHost } from './bind.js';
+import { parseIsoTimestamp } from '../shared/iso-8601.js';
 import { normalizeHostName } from './host-names.js';
 import type { NumberRule, OptionProblem } from './option-grammar.js';
 import { booleanProblem, describe, isRecord, NUMBER_RULES, numberProblem, optionError, unknownKeysError } from './option-grammar.js';
@@ -266,15 +267,18 @@ function booleanOption(path: string, value: unknown, fallback: boolean): boolean
   return value as boolean;
 }
 
-/** ISO 8601 as `toISOString()` writes it, or a date alone; a time needs its zone, or it would be read as the machine's local time. */
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
-const NOW_EXPECTED = 'a Date, an ISO 8601 string (2025-06-01 or 2025-06-01T09:30:00Z) or epoch milliseconds, between 1970 and 9999';
+/**
+ * A date alone or a date-time with its zone (without one it would be read as the machine's local
+ * time), a date the calendar has: src/shared/iso-8601.ts.
+ */
+const NOW_EXPECTED =
+  'a Date, an ISO 8601 string (2025-06-01 or 2025-06-01T09:30:00Z, a day the month has) or epoch milliseconds, between 1970 and 9999';
 
 function resolveNow(value: unknown): number {
   if (value === undefined) return Date.now();
   let ms: number;
   if (value instanceof Date) ms = value.getTime();
-  else if (typeof value === 'string') ms = ISO_DATE.test(value) ? Date.parse(value) : Number.NaN;
+  else if (typeof value === 'string') ms = parseIsoTimestamp(value, true) ?? Number.NaN;
   else if (typeof value === 'number') ms = value;
   else throw optionError('now', { kind: 'type', expected: NOW_EXPECTED }, describe(value));
   if (numberProblem(ms, NUMBER_RULES.now)) throw optionError('now', { kind: 'range', expected: NOW_EXPECTED }, describe(value));

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
-import { answerObject, emailAddress, suggested, suggestedBody } from './common.js';
+import { answerObject, suggested, suggestedBody } from './common.js';
 
 /** eSIM activation (spec part 2); activationCode is null when it was never persisted. */
 export const esimActivationSchema = lazy(() =>
@@ -19,14 +19,14 @@ export interface EsimActivation extends z.infer<ReturnType<typeof esimActivation
 
 /**
  * Body of POST /api/v1.1/esim: not shown (spec part 4, known by name only). Suggested: the plan
- * to provision (planId = the plan's productId, sent as given: the server judges it) and the end
- * user to assign it to (email, an email address); none is required, anything else is passed
- * through.
+ * to provision (planId = the plan's productId) and the end user to assign it to (email). The spec
+ * gives neither a type nor a format here, so each is sent as given and the server judges it; none
+ * is required, anything else is passed through.
  */
 export const esimProvisionParamsSchema = lazy(() =>
   suggestedBody({
     planId: suggested<string>(),
-    email: emailAddress().optional(),
+    email: suggested<string>(),
   }),
 );
 

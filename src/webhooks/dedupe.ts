@@ -1,4 +1,6 @@
 import { DEFAULT_DEDUPE_TTL_MS } from '../core/defaults.js';
+import { positiveIntegerProblem } from '../shared/integer-option.js';
+import { checkOption } from './options.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { WebhookEvent } from './event-types.js';
 
@@ -39,7 +41,7 @@ export interface DedupeStore {
 
 /** Options of {@link MemoryDedupeStore}. */
 export interface MemoryDedupeStoreOptions {
-  /** Most keys kept; the oldest go first when full. Default 10,000. */
+  /** Most keys kept, a positive integer; the oldest go first when full. Default 10,000. */
   maxEntries?: number;
 }
 
@@ -57,8 +59,11 @@ export class MemoryDedupeStore implements DedupeStore {
   readonly #entries = new Map<string, MemoryEntry>();
   readonly #maxEntries: number;
 
+  /** @throws `ConfigurationError` when `maxEntries` is not a positive integer. */
   constructor(options: MemoryDedupeStoreOptions = {}) {
-    this.#maxEntries = Math.max(1, options.maxEntries ?? 10_000);
+    // Compared with the store's size: NaN or a string would never be reached, and the store would grow without bound.
+    checkOption('MemoryDedupeStore', 'maxEntries', options.maxEntries, positiveIntegerProblem);
+    this.#maxEntries = options.maxEntries ?? 10_000;
   }
 
   /** Keys held now, expired ones not yet dropped included. */

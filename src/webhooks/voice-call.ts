@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { positiveIntegerProblem } from '../shared/integer-option.js';
+import { checkOption } from './options.js';
 import { jsonObjectSchema } from './event-types.js';
 import { PcmDecoder } from './pcm.js';
 
@@ -64,7 +66,7 @@ export type VoiceStreamFrame =
 
 /** Options of {@link VoiceCall}. */
 export interface VoiceCallOptions {
-  /** Frames buffered before the socket is paused until the consumer catches up. Default 256 (~several seconds of audio). */
+  /** Frames buffered before the socket is paused until the consumer catches up, a positive integer. Default 256 (~several seconds of audio). */
   maxQueuedFrames?: number;
 }
 
@@ -113,7 +115,9 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
   constructor(socket: VoiceSocket, request: IncomingMessage, options: VoiceCallOptions = {}) {
     this.#socket = socket;
     this.request = request;
-    this.#highWater = Math.max(1, options.maxQueuedFrames ?? 256);
+    // Compared with the queue's length: NaN or a string would never be reached, and the queue would grow without bound.
+    checkOption('VoiceCall', 'maxQueuedFrames', options.maxQueuedFrames, positiveIntegerProblem);
+    this.#highWater = options.maxQueuedFrames ?? 256;
     this.handshake = new Promise((resolve) => {
       this.#resolveHandshake = resolve;
     });

@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { integerProblem, positiveIntegerProblem } from '../shared/integer-option.js';
+import { checkOption } from './options.js';
 import { listen } from '../shared/listen.js';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
@@ -38,7 +40,7 @@ export interface VoiceStreamOptions extends VoiceCallOptions {
   authorize?: (request: IncomingMessage) => boolean | Promise<boolean>;
   /** Called with each new call. Without it, calls wait to be taken from `calls()`. */
   onCall?: (call: VoiceCall) => void;
-  /** Largest single WebSocket message accepted, bytes. Default 1 MiB. */
+  /** Largest single WebSocket message accepted, bytes, a positive integer. Default 1 MiB. */
   maxPayloadBytes?: number;
 }
 
@@ -59,7 +61,10 @@ export class VoiceStreamReceiver {
   #wakeConsumer: (() => void) | undefined;
   #closed = false;
 
+  /** @throws `ConfigurationError` when `maxPayloadBytes` or `maxQueuedFrames` is not a positive integer. */
   constructor(options: VoiceStreamOptions = {}) {
+    checkOption('VoiceStreamReceiver', 'maxPayloadBytes', options.maxPayloadBytes, positiveIntegerProblem);
+    checkOption('VoiceStreamReceiver', 'maxQueuedFrames', options.maxQueuedFrames, positiveIntegerProblem);
     this.#options = options;
     this.#wss = loadWs().then((ws) => new ws.WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? 1024 * 1024 }));
     // Reported by ready(), calls() and the refused upgrades, never as an unhandled rejection.
@@ -180,7 +185,7 @@ export class VoiceStreamReceiver {
 
 /** Options of {@link createVoiceStreamServer}: the receiver's, and where to listen. */
 export interface VoiceStreamServerOptions extends VoiceStreamOptions {
-  /** The port to listen on; default 0 (any free port). */
+  /** The port to listen on, an integer 0..65535; default 0 (any free port). */
   port?: number;
   /** The address to listen on; default 127.0.0.1; use 0.0.0.0 to accept the service from outside the host. */
   host?: string;
@@ -204,9 +209,12 @@ export interface VoiceStreamServer {
 
 /**
  * A stand-alone HTTP server that only accepts voice streams. Rejects with a
- * {@link ConfigurationError} naming `npm install ws` when that optional peer is not installed.
+ * {@link ConfigurationError} naming `npm install ws` when that optional peer is not installed, or
+ * naming an option out of its range (`port` an integer 0..65535) before anything listens.
  */
 export async function createVoiceStreamServer(options: VoiceStreamServerOptions = {}): Promise<VoiceStreamServer> {
+  // listen() would also take a string ('8080', ' 80 ', '0x50') and read it with Number().
+  checkOption('createVoiceStreamServer', 'port', options.port, (value) => integerProblem(value, 0, 65_535));
   const host = options.host ?? '127.0.0.1';
   const receiver = await new VoiceStreamReceiver(options).ready();
   const server = createServer((_req, res) => {

@@ -277,7 +277,7 @@ export const CATALOGUE: Entry[] = [
     nameOnly: true,
     base: () => ({ params: {}, query: {}, body: { planId: 'No such plan', email: 'nobody@example.com' } }),
     call: (c, i) => c.esim.provision(b(i)),
-    fields: [wholeBody, json('planId'), { name: 'email', in: 'body', kind: { type: 'email' } }, json('anyField')],
+    fields: [wholeBody, json('planId'), json('email'), json('anyField')],
   },
   {
     key: 'POST /api/v1.1/top-up',
@@ -305,7 +305,7 @@ export const CATALOGUE: Entry[] = [
     nameOnly: true,
     base: (live) => ({ params: {}, query: {}, body: { name: 'Ada', email: live.fixtures.adminEmail, role: 'Admin' } }),
     call: (c, i) => c.teamMembers.create(b(i)),
-    fields: [wholeBody, json('name'), { name: 'email', in: 'body', kind: { type: 'email' } }, json('role'), json('departments'), json('anyField')],
+    fields: [wholeBody, json('name'), json('email'), json('role'), json('departments'), json('anyField')],
   },
   {
     key: 'GET /api/v1.1/orders/{id}',

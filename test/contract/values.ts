@@ -227,13 +227,13 @@ function intValues(min: number, max: number | undefined): unknown[] {
 }
 
 /**
- * The values of a kind for one field: `every` goes to each field of the kind (wrong types, and the
- * values that tell a route's wiring apart), `shared` is spread over the fields of the kind (the
- * grammar's boundaries: one rule, checked once per value), `sampled` is drawn with `seed`.
+ * The values of a kind for one field, all of them given to every field of the kind: `every` (wrong
+ * types, and the values that tell a route's wiring apart), `boundaries` (the grammar's edges, on
+ * both sides of each rule), and `sampled`, drawn with `seed`.
  */
 export interface KindValues {
   every: unknown[];
-  shared: unknown[];
+  boundaries: unknown[];
   sampled: unknown[];
 }
 
@@ -243,50 +243,54 @@ export function valuesOf(kind: Kind, seed: number, samples: number): KindValues 
     case 'string':
       return {
         every: [...WRONG_TYPES, 'x', ' padded '],
-        shared: ['Telstra', 'ünïcödé', '\u0000', '\ud800', 'a'.repeat(1000)],
+        boundaries: ['Telstra', 'ünïcödé', '\u0000', '\ud800', 'a'.repeat(1000)],
         sampled: sample(fc.string({ unit: 'grapheme' })),
       };
     case 'id':
       return {
         every: [' ', 'x y', 'ü', 12, NaN, null, {}],
-        shared: ['\t', '.', '..', 'a/b', '%', '?', '#', '\ud800', 1.5, Infinity, true, ''],
+        boundaries: ['\t', '.', '..', 'a/b', '%', '?', '#', '\ud800', 1.5, Infinity, true, ''],
         sampled: sample(fc.string()),
       };
     case 'enum': {
       const variants = kind.values.flatMap((v) => [v, v.toLowerCase(), ` ${v}`]);
       return {
         every: [...WRONG_TYPES, ...new Set(variants)],
-        shared: kind.values.map((v) => `${v} `),
+        boundaries: kind.values.map((v) => `${v} `),
         sampled: sample(fc.oneof(fc.constantFrom(...kind.values), fc.string())),
       };
     }
     case 'int':
       return {
         every: [...WRONG_TYPES, kind.min, kind.min - 1, ...(kind.max === undefined ? [] : [kind.max, kind.max + 1]), `${kind.min}`],
-        shared: intValues(kind.min, kind.max),
+        boundaries: intValues(kind.min, kind.max),
         sampled: sample(fc.oneof(fc.integer({ min: kind.min - 5, max: (kind.max ?? 1000) + 5 }), fc.double())),
       };
     case 'email':
-      return { every: [...WRONG_TYPES, 'user@example.com', 'jürgen@münchen.example', 'plain'], shared: emailValues(), sampled: sample(emailArb) };
+      return { every: [...WRONG_TYPES, 'user@example.com', 'jürgen@münchen.example', 'plain'], boundaries: emailValues(), sampled: sample(emailArb) };
     case 'e164':
-      return { every: [...WRONG_TYPES, '+14155550100', '14155550100'], shared: e164Values(), sampled: sample(e164Arb) };
+      return { every: [...WRONG_TYPES, '+14155550100', '14155550100'], boundaries: e164Values(), sampled: sample(e164Arb) };
     case 'boolean':
-      return { every: [...WRONG_TYPES, 'true', 'false'], shared: [], sampled: [] };
+      return { every: [...WRONG_TYPES, 'true', 'false'], boundaries: [], sampled: [] };
     case 'url':
-      return { every: [...WRONG_TYPES, 'https://example.com/hook', ' http://example.com'], shared: urlValues(kind.schemes), sampled: sample(urlArb) };
+      return {
+        every: [...WRONG_TYPES, 'https://example.com/hook', ' http://example.com'],
+        boundaries: urlValues(kind.schemes),
+        sampled: sample(urlArb),
+      };
     case 'json':
       return {
         every: [...WRONG_TYPES, 'x', ' padded ', -5],
-        shared: [0.1, 'USD', { nested: [1, 'a'] }, Infinity],
+        boundaries: [0.1, 'USD', { nested: [1, 'a'] }, Infinity],
         sampled: sample(fc.jsonValue({ maxDepth: 3 })),
       };
     case 'authentication':
       return {
         every: [...WRONG_TYPES, { type: 'none' }, { type: 'basic', username: 'u' }],
-        shared: authenticationValues(),
+        boundaries: authenticationValues(),
         sampled: sample(authenticationArb),
       };
     case 'object':
-      return { every: [...WRONG_TYPES, 'x', 5, [{}], { unknownMember: 1 }], shared: [], sampled: [] };
+      return { every: [...WRONG_TYPES, 'x', 5, [{}], { unknownMember: 1 }], boundaries: [], sampled: [] };
   }
 }

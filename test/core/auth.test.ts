@@ -105,22 +105,30 @@ describe('token lifetime grammar', () => {
     expect(t.server.exchanges).toBe(2);
   });
 
-  it.each(['soon', '', '2024-13-45T99:99:99Z', '1700000000', new Date(Date.now() - 60_000).toISOString()])(
-    'assumes a 60 s lifetime when neither expires_in nor expires_at (%o) is usable, never exchanging on every call',
-    async (expiresAt) => {
-      t.server.on(TOKEN_ROUTE, tokenWith(0, expiresAt));
-      const client = t.client;
-      await ping(client);
-      await ping(client);
-      vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(Date.now() + 50_000);
-      await ping(client);
-      expect(t.server.exchanges).toBe(1);
-      vi.setSystemTime(Date.now() + 10_000);
-      await ping(client);
-      expect(t.server.exchanges).toBe(2);
-    },
-  );
+  const nextYear = new Date().getUTCFullYear() + 1;
+  it.each([
+    'soon',
+    '',
+    '2024-13-45T99:99:99Z',
+    '1700000000',
+    new Date(Date.now() - 60_000).toISOString(),
+    // Not a day of the calendar, or not an hour of the day: Date.parse() would roll each over to a later instant.
+    `${nextYear}-02-30T00:00:00.000Z`,
+    `${nextYear}-06-31T00:00:00.000Z`,
+    `${nextYear}-06-01T24:00:00.000Z`,
+  ])('assumes a 60 s lifetime when neither expires_in nor expires_at (%o) is usable, never exchanging on every call', async (expiresAt) => {
+    t.server.on(TOKEN_ROUTE, tokenWith(0, expiresAt));
+    const client = t.client;
+    await ping(client);
+    await ping(client);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 50_000);
+    await ping(client);
+    expect(t.server.exchanges).toBe(1);
+    vi.setSystemTime(Date.now() + 10_000);
+    await ping(client);
+    expect(t.server.exchanges).toBe(2);
+  });
 });
 
 describe('401 handling', () => {

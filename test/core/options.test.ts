@@ -51,12 +51,25 @@ const badClientOptions: Array<[string, unknown]> = [
   ['rateLimit', { account: { limit: 0, windowMs: 60_000 } }],
   ['rateLimit', { account: { limit: 10, windowMs: Number.POSITIVE_INFINITY } }],
   ['rateLimit', { endpoints: { 'GET /api/v1.1/sims': { limit: '5', windowMs: 1000 } } }],
+  // Keys that name no route: their limit would apply to no call.
+  ['rateLimit', { endpoints: { 'post /api/v1.1/sms': { limit: 10, windowMs: 1000 } } }],
+  ['rateLimit', { endpoints: { 'POST  /api/v1.1/sms': { limit: 10, windowMs: 1000 } } }],
+  ['rateLimit', { endpoints: { 'POST /api/v1.1/sms ': { limit: 10, windowMs: 1000 } } }],
+  ['rateLimit', { endpoints: { '/api/v1.1/sms': { limit: 10, windowMs: 1000 } } }],
+  ['rateLimit', { endpoints: { 'POST api/v1.1/sms': { limit: 10, windowMs: 1000 } } }],
+  ['rateLimit', { endpoints: { 'SEND /api/v1.1/sms': { limit: 10, windowMs: 1000 } } }],
   ['baseUrl', 'api.example.com'],
   ['baseUrl', 42],
   ['baseUrl', 'https://partner.example.com/api'],
   ['baseUrl', 'https://partner.example.com/api/v1.1/'],
   ['baseUrl', 'https://partner.example.com/API/V3'],
   ['baseUrl', 'https://partner.example.com/gateway/api/v1.1'],
+  // A URL parser strips these at either end and drops tabs and newlines inside: not the URL written.
+  ['baseUrl', ' https://partner.example.com'],
+  ['baseUrl', 'https://partner.example.com\n'],
+  ['baseUrl', 'https://partner.exa\tmple.com'],
+  ['baseUrl', 'https://partner.example.com/gate\nway'],
+  ['baseUrl', '\u0000https://partner.example.com'],
   ['fetch', 'fetch'],
   ['dispatcher', {}],
   ['logger', { info() {} }],
@@ -96,7 +109,7 @@ describe('client options', () => {
       timeoutMs: 2 ** 31 - 1,
       maxRetries: 10,
       defaultHeaders: { 'X-Tenant': 'acme\tcorp', 'x-api-key': 'k-1' },
-      rateLimit: { account: { limit: 5, windowMs: 1000 }, endpoints: { PING: { limit: 1, windowMs: 1 } } },
+      rateLimit: { account: { limit: 5, windowMs: 1000 }, endpoints: { [PING]: { limit: 1, windowMs: 1 } } },
       logLevel: 'off',
       validateResponses: 'off',
     });
@@ -240,6 +253,23 @@ describe('baseUrl that already names the API path', () => {
     await expect(client.request({ method: 'GET', path: '/api/v1.1/thing' })).resolves.toBe(1);
   });
 
+  it.each([' {url}', '{url}\n', '{url}\r\n', '{url}/\t'])(
+    'refuses PARTNER_API_BASE_URL %j, padded, on first use, naming it and the rule',
+    async (spelling) => {
+      vi.stubEnv('PARTNER_API_BASE_URL', spelling.replace('{url}', t.server.url));
+      const client = t.track(new PartnerClient({ key: KEY, secret: SECRET }));
+      const error = await client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error).toMatchObject({
+        option: 'baseUrl',
+        message: expect.stringMatching(
+          /^invalid PARTNER_API_BASE_URL: must be an absolute URL without whitespace or control characters \(U\+00(20|0A|0D|09) at index \d+\)$/,
+        ),
+      });
+      expect(t.server.requests).toHaveLength(0);
+    },
+  );
+
   it('refuses PARTNER_API_BASE_URL ending in /api/v3 on first use, before anything is sent', async () => {
     vi.stubEnv('PARTNER_API_BASE_URL', `${t.server.url}/api/v3`);
     const client = t.track(new PartnerClient({ key: KEY, secret: SECRET }));
@@ -300,7 +330,7 @@ describe('a baseUrl without its scheme', () => {
     const error = await client.request({ method: 'GET', path: '/api/v1.1/thing' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigurationError);
     expect((error as Error).message).toBe(
-      'invalid client option baseUrl (from PARTNER_API_BASE_URL): is not an absolute URL (got "api.example.com"): it needs a scheme, as in "https://api.example.com"',
+      'invalid PARTNER_API_BASE_URL: is not an absolute URL (got "api.example.com"): it needs a scheme, as in "https://api.example.com"',
     );
   });
 });

@@ -20,6 +20,20 @@ const NUMBER_FLAGS: Array<[flag: string, bad: string[]]> = [
 ];
 /** What no number flag takes: blanks, words, hex, signs alone, padding. */
 const NOT_NUMBERS = ['', ' ', 'abc', '0x10', '+', '-', ' 1', '1 ', '1_000', 'Infinity', 'NaN', '١٢'];
+/**
+ * A value in range written otherwise than in decimal digits: a '+', '-0', a leading zero, a point
+ * without digits on one side. Number() reads each as the number in range it spells.
+ */
+const OTHER_SPELLINGS: Array<[flag: string, values: string[]]> = [
+  ['port', ['+80', '080', '0080', '+0', '-0']],
+  ['seed', ['+5', '05', '-05', '-0', '+0']],
+  ['sims', ['+20', '020']],
+  ['token-ttl', ['+60', '060']],
+  ['rate-limit-window', ['+1000', '01000']],
+  ['transaction-delay', ['+10', '010', '-0', '00']],
+  ['time-scale', ['+2', '02', '2.', '.5', '+.5', '00.5', '02.50']],
+  ['delivery-timeout', ['+100', '0100']],
+];
 
 const cases: Array<[argv: string[], names: string]> = [
   ...NUMBER_FLAGS.flatMap(([flag, bad]) =>
@@ -45,6 +59,17 @@ const cases: Array<[argv: string[], names: string]> = [
     [[`--${flag}`, '--seed', '5'], `--${flag} needs a value`],
     [[`--${flag}`, '-h'], `--${flag} needs a value`],
   ]),
+  // A sign, a leading zero or a bare point is refused with the rule of decimal digits, never read.
+  ...OTHER_SPELLINGS.flatMap(([flag, values]) => values.map((value): [string[], string] => [[`--${flag}=${value}`], `--${flag} must be`])),
+  [['--port=+80'], '--port must be an integer from 0 to 65535, in decimal digits, no sign or leading zero (got "+80")'],
+  [
+    ['--seed=+5'],
+    '--seed must be an integer from -9007199254740991 to 9007199254740991, in decimal digits, \'-\' only before a negative one, no leading zero (got "+5")',
+  ],
+  [
+    ['--time-scale=.5'],
+    '--time-scale must be a number greater than 0 and at most 1000000, in decimal digits with an optional fraction (0.5), no sign or leading zero (got ".5")',
+  ],
   [['--seed', '-1'], '--seed=-1'],
   [['--port', '4010', '--port', '4011'], '--port is given more than once'],
   [['--port=4010', '--port', '4010'], '--port is given more than once'],
@@ -102,7 +127,7 @@ describe('partner-sandbox command line', () => {
         '--transaction-delay',
         '0',
         '--time-scale',
-        '.5',
+        '0.5',
         '--delivery-timeout',
         '2147483647',
       ]),

@@ -112,6 +112,14 @@ describe('pagination (spec part 8)', () => {
         expect([res.status, res.body.error?.code], `${endpoint.template}?${query}`).toEqual([400, 'VALIDATION_ERROR']);
         expect(res.body.error.details.validationErrors, query).toEqual([expect.any(String)]);
       }
+      // A number in another spelling than decimal digits, or no number at all, is no page.
+      for (const query of ['page=01', 'page=', 'pageSize=020', 'pageSize=', 'page=1&pageSize=0100']) {
+        const res = await s.get(`${endpoint.template}?${query}`);
+        expect([res.status, res.body.error?.code], `${endpoint.template}?${query}`).toEqual([400, 'VALIDATION_ERROR']);
+        expect(res.body.error.details.validationErrors[0], query).toMatch(
+          /^page(Size)? must be an integer from 1 to \d+, in decimal digits, no sign or leading zero \(got "0?\d*"\)$/,
+        );
+      }
       const full = await s.get(`${endpoint.template}?pageSize=100&page=1`);
       expect(full.body.meta, endpoint.template).toMatchObject({ page: 1, pageSize: 100 });
       const beyond = await s.get(`${endpoint.template}?pageSize=100&page=${full.body.meta.totalPages + 1}`);

@@ -71,6 +71,13 @@ const BAD_NOW: unknown[] = [
   'yesterday',
   '2025-06-01T09:30:00',
   '2025-13-01',
+  // Days the month does not have, and the hour 24, which Date.parse() rolls over into the next day.
+  '2025-02-29',
+  '2025-02-30',
+  '2025-06-31',
+  '2025-06-31T09:30:00Z',
+  '2025-06-01T24:00:00Z',
+  '2025-06-01T24:00Z',
   new Date(Number.NaN),
   -1,
   1.5,
@@ -215,7 +222,15 @@ describe('startSandbox() options', () => {
     }
     expect(started[1]?.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
     expect(started[2]?.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
-    for (const now of [new Date('2025-06-01T00:00:00Z'), '2025-06-01', '2025-06-01T00:00:00Z', '2025-06-01T02:00:00+02:00', 1_748_736_000_000]) {
+    for (const now of [
+      new Date('2025-06-01T00:00:00Z'),
+      '2025-06-01',
+      '2025-06-01T00:00:00Z',
+      '2025-06-01T02:00:00+02:00',
+      '2025-05-31T20:00-04:00',
+      '2025-06-01T00:00:00.0004Z',
+      1_748_736_000_000,
+    ]) {
       const sandbox = createSandbox({ now });
       // The clock runs from there (GET /_sandbox/time): its first minute is all a slow machine can have spent.
       const time = (await (await sandbox.handler(new Request('http://sandbox.test/_sandbox/time'))).json()) as { now: string };

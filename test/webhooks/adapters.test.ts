@@ -256,6 +256,19 @@ describe('making a receiver', () => {
     expect(() => make({ secret } as never)).toThrow(/onEvent/);
   });
 
+  it.each(Object.keys(factories))('%s refuses a maxBodyBytes that is not a positive integer of bytes, naming it', (name) => {
+    const make = factories[name as keyof typeof factories] as (options: WebhookHandlerOptions) => unknown;
+    for (const bad of [Number.NaN, '1024', 0, -1, 1.5, Infinity, null, 2 ** 53]) {
+      expect(() => make({ secret, onEvent: () => undefined, maxBodyBytes: bad as never }), String(bad)).toThrow(
+        expect.objectContaining({
+          name: 'ConfigurationError',
+          option: 'maxBodyBytes',
+          message: expect.stringMatching(/^invalid webhook handler option maxBodyBytes: must be an integer from 1 to 9007199254740991 \(got .+\)$/),
+        }),
+      );
+    }
+  });
+
   it.each(Object.keys(factories))('%s takes a secret function without calling it before the first delivery', (name) => {
     const make = factories[name as keyof typeof factories] as (options: WebhookHandlerOptions) => unknown;
     const source = vi.fn(() => secret);
@@ -355,6 +368,26 @@ describe('express middleware after a plain express.json()', () => {
     expect(answer.status).toBe(200);
     expect(onEvent).toHaveBeenCalledTimes(1);
   });
+});
+
+describe('a Content-Length that is not digits', () => {
+  it.each(['1e9', '0x7fffffff', '+99999999', '99999999.0'])(
+    'fetch: reads the body (%s is no length) and judges it by its bytes',
+    async (declared) => {
+      const onEvent = vi.fn();
+      const handler = createFetchHandler({ secret, onEvent, maxBodyBytes: 1024 });
+      const body = JSON.stringify({ event: 'sms.received', text: 'hello' });
+      const response = await handler(
+        new Request('https://receiver.example/', {
+          method: 'POST',
+          headers: { 'x-service-signature': signPayload(body, secret), 'content-length': declared },
+          body,
+        }),
+      );
+      expect(response.status).toBe(200);
+      expect(onEvent).toHaveBeenCalledTimes(1);
+    },
+  );
 });
 
 describe('createFetchHandler called directly', () => {

@@ -244,6 +244,16 @@ describe('MemoryDedupeStore', () => {
     vi.useRealTimers();
   });
 
+  it.each([Number.NaN, '100', 0, -1, 2.5, Infinity, null])('refuses a maxEntries of %o: it would never bound the store', (maxEntries) => {
+    expect(() => new MemoryDedupeStore({ maxEntries: maxEntries as never })).toThrow(
+      expect.objectContaining({
+        name: 'ConfigurationError',
+        option: 'maxEntries',
+        message: expect.stringMatching(/^invalid MemoryDedupeStore option maxEntries: must be an integer from 1 to \d+ \(got .+\)$/),
+      }),
+    );
+  });
+
   it('stays within maxEntries, dropping expired keys first, then the oldest', async () => {
     const store = new MemoryDedupeStore({ maxEntries: 3 });
     await store.setIfAbsent('short', 10);

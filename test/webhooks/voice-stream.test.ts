@@ -256,6 +256,32 @@ describe('voice stream receiver', () => {
   });
 });
 
+describe('voice stream options', () => {
+  const notCounts: unknown[] = [Number.NaN, '256', 0, -1, 2.5, Infinity, null];
+
+  it.each(notCounts)('refuses a maxQueuedFrames or maxPayloadBytes of %o, naming it, before anything listens', async (bad) => {
+    for (const option of ['maxQueuedFrames', 'maxPayloadBytes']) {
+      const expected = expect.objectContaining({
+        name: 'ConfigurationError',
+        option,
+        message: expect.stringMatching(new RegExp(`^invalid VoiceStreamReceiver option ${option}: must be an integer from 1 to \\d+ \\(got .+\\)$`)),
+      });
+      expect(() => new VoiceStreamReceiver({ [option]: bad })).toThrow(expected);
+      await expect(createVoiceStreamServer({ [option]: bad })).rejects.toThrow(expected);
+    }
+  });
+
+  it.each(['8080', ' 0 ', '0x50', -1, 65_536, 1.5, Number.NaN, null])('refuses a port of %o, naming it, before anything listens', async (port) => {
+    await expect(createVoiceStreamServer({ port: port as never })).rejects.toThrow(
+      expect.objectContaining({
+        name: 'ConfigurationError',
+        option: 'port',
+        message: expect.stringMatching(/^invalid createVoiceStreamServer option port: must be an integer from 0 to 65535 \(got .+\)$/),
+      }),
+    );
+  });
+});
+
 describe('PCM and WAV helpers', () => {
   it('decodes little-endian samples with negative values and carries an odd byte', () => {
     const decoder = new PcmDecoder();

@@ -3,6 +3,7 @@
  * and redelivery. Plain JSON without the partner envelope, like the rest of /_sandbox/.
  */
 import type { SandboxApp, SandboxContext } from '../context.js';
+import { type NumberRule, parseNumberText } from '../option-grammar.js';
 import type { LoggedRequestSummary, RequestLog } from '../middleware/request-log.js';
 import { redeliver } from '../webhooks/operator-deliveries.js';
 import { deliveryCounts, deliveryView } from './deliveries.js';
@@ -34,6 +35,9 @@ function requestSummary(entry: LoggedRequestSummary): Record<string, unknown> {
     forced: entry.forced,
   };
 }
+
+/** Ids of the request log count from 1 (middleware/request-log.ts). */
+const REQUEST_ID: NumberRule = { integer: true, min: 1, max: Number.MAX_SAFE_INTEGER };
 
 const NOT_FOUND = (what: string): Response => Response.json({ error: `${what} not found` }, { status: 404 });
 
@@ -105,8 +109,10 @@ export function registerInspectorRoutes(app: SandboxApp, ctx: SandboxContext, de
   });
 
   app.get('/_sandbox/requests/:id', (c) => {
-    const id = Number(c.req.param('id'));
-    const entry = Number.isSafeInteger(id) ? deps.log.get(id) : undefined;
+    const raw = c.req.param('id');
+    const id = parseNumberText(raw, REQUEST_ID);
+    if (typeof id !== 'number') return NOT_FOUND(`request ${JSON.stringify(raw.slice(0, 40))} (an id is ${id.expected})`);
+    const entry = deps.log.get(id);
     return entry ? c.json(entry) : NOT_FOUND('request (the log keeps the newest entries only)');
   });
 

@@ -7,6 +7,7 @@
  * `rawBody` is the text and `body` the parsed value (undefined when there was none).
  */
 import type { MiddlewareHandler } from 'hono';
+import { parseDigits } from '../../shared/http-grammar.js';
 import type { SandboxContext, SandboxCtx, SandboxEnv } from '../context.js';
 import { jsonDepthExceeds } from '../json-depth.js';
 
@@ -58,9 +59,9 @@ export function bodyReader(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
     const stream = c.req.raw.body;
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || !stream) return next();
 
-    const declared = c.req.header('content-length');
-    if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBodyBytes) {
-      c.set('bodyNote', `[not read: ${declared.trim()} bytes declared, over the ${maxBodyBytes}-byte cap]`);
+    const declared = parseDigits(c.req.header('content-length'));
+    if (declared !== undefined && declared > maxBodyBytes) {
+      c.set('bodyNote', `[not read: ${declared} bytes declared, over the ${maxBodyBytes}-byte cap]`);
       return tooLarge();
     }
     const read = await readCapped(stream, maxBodyBytes);

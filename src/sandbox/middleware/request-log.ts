@@ -4,6 +4,7 @@
  * credentials masked, so a long run keeps a bounded log.
  */
 import type { MiddlewareHandler } from 'hono';
+import { parseDigits, parseRetryAfter } from '../../shared/http-grammar.js';
 import type { SandboxContext, SandboxCtx, SandboxEnv } from '../context.js';
 import { maskUrlCredentials } from '../mask-url.js';
 import { ACCOUNT_LIMIT, endpointKey } from './rate-limit.js';
@@ -210,17 +211,18 @@ function summary(entry: StoredEntry): LoggedRequestSummary {
   return { id, method, path, status, latencyMs, receivedAt, rateLimit, idempotency, forced };
 }
 
+/** A header read as a client reads it (1*DIGIT, src/shared/http-grammar.ts); null when absent or malformed. */
 function numberHeader(headers: Headers, name: string): number | null {
-  const raw = headers.get(name);
-  if (raw === null || raw.trim() === '') return null;
-  const value = Number(raw);
-  return Number.isFinite(value) ? value : null;
+  return parseDigits(headers.get(name) ?? undefined) ?? null;
 }
 
-/** The limiter reports the tighter of its buckets; the account limit tells the account bucket apart. */
+/**
+ * The limiter reports the tighter of its buckets; the account limit tells the account bucket
+ * apart. Retry-After in either of its forms, seconds or an HTTP-date (a forced answer may send one).
+ */
 function rateLimitOf(method: string, rawPath: string, headers: Headers): LoggedRateLimit | null {
   const limit = numberHeader(headers, 'x-ratelimit-limit');
-  const retryAfterSeconds = numberHeader(headers, 'retry-after');
+  const retryAfterSeconds = parseRetryAfter(headers.get('retry-after') ?? undefined, Date.now()) ?? null;
   if (limit === null && retryAfterSeconds === null) return null;
   const window = limit === null ? null : limit === ACCOUNT_LIMIT ? 'account' : (endpointKey(method, rawPath) ?? null);
   return {

@@ -1,5 +1,8 @@
 import { DEFAULT_MAX_BODY_BYTES } from '../../core/defaults.js';
+import { positiveIntegerProblem } from '../../shared/integer-option.js';
+import { checkOption } from '../options.js';
 import { WebhookSignatureError } from '../../core/errors.js';
+import { parseDigits } from '../../shared/http-grammar.js';
 import { type Deduplicator, type EventClaim, EventInProgressError } from '../dedupe.js';
 import type { WebhookEvent } from '../event-types.js';
 import type { ConstructEventOptions } from '../event-body.js';
@@ -43,7 +46,7 @@ export interface WebhookHandlerOptions extends Omit<ConstructEventOptions, 'now'
   onError?: (error: WebhookSignatureError | WebhookHandlerError) => void;
   /** The current time, read for each delivery; for tests against a sandbox with a scaled clock. */
   now?: () => Date;
-  /** Largest accepted body; a larger one is answered 413. Default 1 MiB. */
+  /** Largest accepted body in bytes, a positive integer; a larger one is answered 413. Default 1 MiB. */
   maxBodyBytes?: number;
 }
 
@@ -70,12 +73,23 @@ export const answers = {
  *
  * @throws {WebhookSignatureError} reason `invalid_secret`
  * @throws {TypeError} when `onEvent` is not a function
+ * @throws `ConfigurationError` when `maxBodyBytes` is not a positive integer
  */
 export function checkHandlerOptions(options: WebhookHandlerOptions): void {
   const secret = (options as Partial<WebhookHandlerOptions> | undefined)?.secret;
   // A function is called, and its answer checked, for each delivery.
   if (typeof secret !== 'function') checkSecrets(secret);
   if (typeof options.onEvent !== 'function') throw new TypeError('the webhook handler needs an onEvent function');
+  // Compared with every body's length: NaN or a string would never be exceeded.
+  checkOption('webhook handler', 'maxBodyBytes', options.maxBodyBytes, positiveIntegerProblem);
+}
+
+/**
+ * A delivery's `Content-Length` when it is one (`1*DIGIT`, RFC 9110 8.6, read as the client's
+ * wires read it); a malformed one is left to the byte count, never read as a number it is not.
+ */
+export function declaredLength(value: string | null | undefined): number | undefined {
+  return parseDigits(value ?? undefined);
 }
 
 /** Tells `onError` (guarded: a failing reporter never changes the answer), or warns for handler failures. */

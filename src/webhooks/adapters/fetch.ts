@@ -1,5 +1,13 @@
 import { constructEventAsync } from '../events-async.js';
-import { answers, checkHandlerOptions, deliver, DEFAULT_MAX_BODY_BYTES, type DeliveryAnswer, type WebhookHandlerOptions } from './deliver.js';
+import {
+  answers,
+  checkHandlerOptions,
+  declaredLength,
+  deliver,
+  DEFAULT_MAX_BODY_BYTES,
+  type DeliveryAnswer,
+  type WebhookHandlerOptions,
+} from './deliver.js';
 
 function respond(answer: DeliveryAnswer, extraHeaders: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(answer.body), {
@@ -10,8 +18,8 @@ function respond(answer: DeliveryAnswer, extraHeaders: Record<string, string> = 
 
 /** The body as bytes, or undefined once it passes `maxBytes` (the rest is not read). */
 async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) return undefined;
+  const declared = declaredLength(request.headers.get('content-length'));
+  if (declared !== undefined && declared > maxBytes) return undefined;
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

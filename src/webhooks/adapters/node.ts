@@ -1,6 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constructEvent } from '../events.js';
-import { answers, checkHandlerOptions, deliver, DEFAULT_MAX_BODY_BYTES, type DeliveryAnswer, type WebhookHandlerOptions } from './deliver.js';
+import {
+  answers,
+  checkHandlerOptions,
+  declaredLength,
+  deliver,
+  DEFAULT_MAX_BODY_BYTES,
+  type DeliveryAnswer,
+  type WebhookHandlerOptions,
+} from './deliver.js';
 
 class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError';
@@ -9,8 +17,8 @@ class BodyTooLargeError extends Error {
 /** Collects a Node request body up to `maxBytes`, refusing early on a too-large Content-Length. */
 function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
+    const declared = declaredLength(req.headers['content-length']);
+    if (declared !== undefined && declared > maxBytes) {
       req.resume();
       reject(new BodyTooLargeError(`body of ${declared} bytes exceeds ${maxBytes}`));
       return;

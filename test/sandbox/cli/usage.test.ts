@@ -47,8 +47,9 @@ function expectOneLine(result: Run, status: number, names: string): void {
 
 describe('partner-sandbox usage errors', () => {
   it.each([
-    [['--port', ''], '--port must be an integer from 0 to 65535 (got "")'],
-    [['--port', ' '], '--port must be an integer from 0 to 65535 (got " ")'],
+    [['--port', ''], '--port must be an integer from 0 to 65535, in decimal digits, no sign or leading zero (got "")'],
+    [['--port', ' '], '--port must be an integer from 0 to 65535, in decimal digits, no sign or leading zero (got " ")'],
+    [['--port', '+80'], '--port must be an integer from 0 to 65535, in decimal digits, no sign or leading zero (got "+80")'],
     [['--port=abc'], '--port must be an integer'],
     [['--seed='], '--seed must be an integer'],
     [['--port'], '--port needs a value'],

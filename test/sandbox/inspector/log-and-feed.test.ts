@@ -66,6 +66,23 @@ describe('request log entries', () => {
     expect(last().response?.headers['x-ratelimit-limit']).toBe('30');
   });
 
+  it.each([
+    ['1e1', null],
+    ['0x10', null],
+    ['+5', null],
+    ['5.0', null],
+    ['in 30 s', 30],
+  ] as const)('read a forced Retry-After of %s as a client reads it: %s', async (value, seconds) => {
+    // An HTTP-date is the other form of Retry-After (RFC 9110 10.2.3): seconds until then.
+    const header = value === 'in 30 s' ? new Date(Date.now() + 30_000).toUTCString() : value;
+    sandbox.force({ method: 'GET', path: '/api/v1.1/sims', status: 429, headers: { 'retry-after': header } });
+    await call('GET', '/api/v1.1/sims?pageSize=1');
+    expect(last().response?.headers['retry-after']).toBe(header);
+    const logged = last().rateLimit?.retryAfterSeconds ?? null;
+    if (seconds === null) expect(logged).toBeNull();
+    else expect(logged).toSatisfy((n: number) => n >= seconds - 1 && n <= seconds + 1);
+  });
+
   it('record the idempotency key and whether the answer was a replay', async () => {
     const body = { fromNumber: sandbox.fixtures.phoneNumber, toNumber: '+61400000000', text: 'once' };
     await call('POST', '/api/v1.1/sms', body, { 'idempotency-key': 'key-1' });
@@ -130,6 +147,17 @@ describe('request log entries', () => {
     expect(found.body).toEqual(last());
     expect((await control('GET', '/_sandbox/requests/999999')).status).toBe(404);
     expect((await control('GET', '/_sandbox/requests/abc')).status).toBe(404);
+  });
+
+  it.each(['+{id}', '0{id}', '{id}.0', '0x{hex}', '{id}e0', '%20{id}', '{id}%20'])('find no entry by the id spelt %s', async (spelling) => {
+    await call('GET', '/api/v1.1/sims?pageSize=1');
+    const { id } = last();
+    const path = `/_sandbox/requests/${spelling.replace('{id}', String(id)).replace('{hex}', id.toString(16))}`;
+    const answer = await control<{ error: string }>('GET', path);
+    expect([answer.status, answer.body.error], path).toEqual([
+      404,
+      expect.stringMatching(/^request ".+" \(an id is an integer from 1 to \d+, in decimal digits, no sign or leading zero\) not found$/),
+    ]);
   });
 });
 

@@ -1,5 +1,7 @@
 /**
- * The one grammar of each number the server sends and the client acts on. A value outside its
+ * The one grammar of each number an HTTP header carries: what the client acts on from the server,
+ * a webhook receiver from a delivery, and the sandbox's request log from its own answers (forced
+ * headers included), so the log shows what a client reads. Imports nothing. A value outside its
  * grammar is treated as absent (the documented fallback of each caller), never guessed at:
  * `Number()` and `Date.parse()` accept hex, exponents, signs, fractions and local-time dates
  * that no header grammar allows.
