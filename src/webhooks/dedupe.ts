@@ -58,6 +58,10 @@ interface MemoryEntry {
 export class MemoryDedupeStore implements DedupeStore {
   readonly #entries = new Map<string, MemoryEntry>();
   readonly #maxEntries: number;
+  /** Insertions into a full store since its last sweep for expired keys; the first one sweeps. */
+  #insertsSinceSweep = Number.POSITIVE_INFINITY;
+  /** Walks the keys oldest first, for eviction. */
+  #oldest: Iterator<string> = this.#entries.keys();
 
   /** @throws `ConfigurationError` when `maxEntries` is not a positive integer. */
   constructor(options: MemoryDedupeStoreOptions = {}) {
@@ -100,14 +104,28 @@ export class MemoryDedupeStore implements DedupeStore {
     this.#entries.set(key, entry);
   }
 
+  /**
+   * Makes room for one key: expired keys go first, then the oldest. The sweep for expired keys
+   * reads every entry, so it runs at most once per `maxEntries / 2` insertions into a full store
+   * (a store full of live keys would otherwise read all of them on every insertion).
+   */
   #evict(now: number): void {
-    for (const [key, { expiresAt }] of this.#entries) {
-      if (expiresAt <= now) this.#entries.delete(key);
+    if (this.#insertsSinceSweep >= this.#maxEntries / 2) {
+      this.#insertsSinceSweep = 0;
+      for (const [key, { expiresAt }] of this.#entries) {
+        if (expiresAt <= now) this.#entries.delete(key);
+      }
     }
-    // Still full of live keys: drop the oldest, the likeliest to be past any retry window.
+    this.#insertsSinceSweep += 1;
+    // Still full: drop the oldest, the likeliest to be past any retry window. One iterator goes
+    // on from key to key: a fresh one would step again over every slot deleted before it.
     while (this.#entries.size >= this.#maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (oldest.done) break;
+      let oldest = this.#oldest.next();
+      if (oldest.done) {
+        this.#oldest = this.#entries.keys();
+        oldest = this.#oldest.next();
+        if (oldest.done) break;
+      }
       this.#entries.delete(oldest.value);
     }
   }

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { constructEvent, WebhookSignatureError } from '../../src/webhooks/index.js';
+import { constructEvent, MemoryDedupeStore, WebhookSignatureError } from '../../src/webhooks/index.js';
 import { fill, KIB, LENGTHS, withinBound } from '../helpers/linear-time.js';
 
 const secret = `whsec_${'ef'.repeat(32)}`;
@@ -83,4 +83,18 @@ describe('a hostile signature header', () => {
       }
     });
   }
+});
+
+describe('a MemoryDedupeStore full of live keys', () => {
+  it('makes room for each new key in constant time: 50,000 claims into a full store of 50,000', async () => {
+    const store = new MemoryDedupeStore({ maxEntries: 50_000 });
+    for (let index = 0; index < 50_000; index++) await store.setIfAbsent(`old-${index}`, 3_600_000);
+    await withinBound('50,000 claims into a full store', async () => {
+      for (let index = 0; index < 50_000; index++) await store.setIfAbsent(`new-${index}`, 3_600_000);
+    });
+    expect(store.size).toBe(50_000);
+    // The oldest went first: every old key is gone, every new one is held.
+    expect(await store.setIfAbsent('old-49999', 1)).toBe(true);
+    expect(await store.setIfAbsent('new-49999', 1)).toBe(false);
+  });
 });
