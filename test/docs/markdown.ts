@@ -48,7 +48,7 @@ export function fences(text: string): Fence[] {
  * Pages written as one file a partner pastes and runs: their ```ts blocks, in order, continue one
  * another and together are one ES module, rather than one file each.
  */
-export const oneModulePages: readonly string[] = [];
+export const oneModulePages: readonly string[] = ['docs/getting-started.md'];
 
 /** A ```ts block the snippet checks read: TypeScript with no word after the language (`partial` marks a fragment). */
 function isCheckedTs(fence: Fence): boolean {
