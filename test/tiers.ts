@@ -30,8 +30,10 @@ export const integrationFiles: readonly string[] = [
   // exported answer type held exact.
   'test/types/named-types.test.ts',
   'test/types/exact-answers.test.ts',
-  // Documentation snippets compiled by tsc against the built package; the examples as processes.
+  // Documentation snippets compiled by tsc against the built package, the getting-started page
+  // run by Node against it; the examples as processes.
   'test/docs/snippets.test.ts',
+  'test/docs/getting-started.test.ts',
   'test/examples/**/*.test.ts',
   // Bun, Deno, workerd (wrangler + miniflare) and the Edge Runtime.
   'test/runtimes/**/*.test.ts',

@@ -33,7 +33,7 @@ export function markMayHaveSucceeded(error: ConnectionError | ApiError | ClientC
  * delivery was made, and the partner's endpoint failed it). A 2xx whose body could not be read
  * was applied or not, nobody can tell.
  */
-export function leavesOutcomeOpen(error: ApiError): boolean {
+function leavesOutcomeOpen(error: ApiError): boolean {
   if (error instanceof InvalidResponseError && error.status < 300) return true;
   if (error.status < 500) return false;
   return !(error.status === 501 && error.code === 'NOT_IMPLEMENTED') && !(error instanceof DeliveryFailedError);

@@ -44,6 +44,27 @@ export function fences(text: string): Fence[] {
   return found;
 }
 
+/**
+ * Pages written as one file a partner pastes and runs: their ```ts blocks, in order, continue one
+ * another and together are one ES module, rather than one file each.
+ */
+export const oneModulePages: readonly string[] = ['docs/getting-started.md'];
+
+/** A ```ts block the snippet checks read: TypeScript with no word after the language (`partial` marks a fragment). */
+function isCheckedTs(fence: Fence): boolean {
+  const [language, ...meta] = fence.info.split(/\s+/);
+  return (language === 'ts' || language === 'typescript') && meta.length === 0;
+}
+
+/** A one-module page's ```ts blocks joined in order, with the page line of each line of code. */
+export function pageModule(text: string): { code: string; lines: number[] } {
+  const blocks = fences(text).filter(isCheckedTs);
+  return {
+    code: blocks.map((block) => block.code).join('\n'),
+    lines: blocks.flatMap((block) => block.code.split('\n').map((_, index) => block.line + index)),
+  };
+}
+
 /** The page's lines outside code fences, with their 1-based numbers. */
 export function proseLines(text: string): Array<{ line: number; text: string }> {
   const prose: Array<{ line: number; text: string }> = [];

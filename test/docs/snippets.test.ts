@@ -2,14 +2,15 @@
  * Every ```ts block of the README and the guides, and every ```ts example in a doc comment of
  * src/, compiles as a partner's own file: one ES module each, `strict`, `nodenext`, importing the
  * BUILT package by its name (resolved through package.json `exports` to dist/, as an installed
- * package is). A block fenced ```ts partial (a fragment) is skipped and counted.
+ * package is). A block fenced ```ts partial (a fragment) is skipped and counted. The blocks of a
+ * page written as one file (`oneModulePages`) are compiled together, in order, as that file.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../package/built.js';
-import { fences, markdownPages, readPage, root } from './markdown.js';
+import { fences, markdownPages, oneModulePages, pageModule, readPage, root } from './markdown.js';
 
 /** Inside the package, so that `mobile-partner-sdk` resolves to the package itself, through `exports`. */
 const work = join(root, 'node_modules', '.cache', 'doc-snippets');
@@ -22,6 +23,8 @@ interface Snippet {
   code: string;
   /** Lines of `code` before the block's first line in its source (0 for Markdown). */
   offset: number;
+  /** For a one-module page, whose origin is the page alone: the page line of each line of `code`. */
+  lines?: number[];
 }
 
 const snippets: Snippet[] = [];
@@ -30,14 +33,17 @@ let skipped = 0;
 
 function collectMarkdown(): void {
   for (const page of markdownPages()) {
-    for (const fence of fences(readPage(page))) {
+    const text = readPage(page);
+    const oneModule = oneModulePages.includes(page);
+    for (const fence of fences(text)) {
       const [language, ...meta] = fence.info.split(/\s+/);
       if (language !== 'ts' && language !== 'typescript') continue;
       const where = `${page}:${fence.line}`;
       if (meta.length === 1 && meta[0] === 'partial') skipped += 1;
       else if (meta.length > 0) unknownFences.push(`${where}: \`\`\`${fence.info}`);
-      else snippets.push({ origin: where, file: `snippet-${snippets.length}.ts`, code: fence.code, offset: 0 });
+      else if (!oneModule) snippets.push({ origin: where, file: `snippet-${snippets.length}.ts`, code: fence.code, offset: 0 });
     }
+    if (oneModule) snippets.push({ origin: page, file: `snippet-${snippets.length}.ts`, offset: 0, ...pageModule(text) });
   }
 }
 
@@ -114,6 +120,7 @@ function errorsBySource(): string[] {
       const match = /^(?:.*[\\/])?(snippet-\d+\.ts)\((\d+),(\d+)\): (.*)$/.exec(line);
       const snippet = match ? byFile.get(match[1] ?? '') : undefined;
       if (!match || !snippet) return line;
+      if (snippet.lines) return `${snippet.origin}:${snippet.lines[Number(match[2]) - 1] ?? '?'}:${match[3]} ${match[4]}`;
       const [page, first] = snippet.origin.split(/:(?=\d+$)/);
       return `${page}:${Number(first) + Number(match[2]) - 1 - snippet.offset}:${match[3]} ${match[4]}`;
     });
