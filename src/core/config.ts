@@ -2,11 +2,16 @@
  * One written grammar per option value, shared by client options (ConfigurationError), per-request
  * options and `wait()` options (RequestValidationError). Each check returns what is wrong with a
  * value, or undefined; past these checks the pipeline trusts the values (a delay within the timer
- * range, a header that goes on the wire byte for byte).
+ * range, a header that goes on the wire byte for byte). Names are checked before values: each
+ * options object refuses a member its type does not declare, naming the nearest one it does.
  */
 import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_RETRIES_LIMIT, MIN_POLL_INTERVAL_MS } from './defaults.js';
 import { ConfigurationError, RequestValidationError, type ValidationIssue } from './errors.js';
-
+import type { ClientOptions, CloseOptions, RateLimitOptions, WindowLimit } from './options.js';
+import type { WaitOptions } from './polling.js';
+import type { RequestOptions } from './request.js';
+import { type OptionNames, unknownOption, unknownOptionMessage } from '../shared/option-names.js';
+import { refuseUnknownOptions } from './unknown-options.js';
 import { MAX_TIMER_MS } from './sleep.js';
 
 type Problem = string | undefined;
@@ -177,11 +182,53 @@ function limiterIssues(value: Record<string, unknown>): ValidationIssue[] {
     : [{ path: 'rateLimit', message: `is a RateLimiter without ${missing.join(', ')} (methods required: ${LIMITER_METHODS.join(', ')})` }];
 }
 
-function rateLimitIssues(value: unknown): ValidationIssue[] {
+function rateLimitIssues(value: unknown, path: string): ValidationIssue[] {
   if (value === false) return [];
-  if (!isRecord(value)) return [{ path: 'rateLimit', message: `must be false, a RateLimiter or { account?, endpoints? } (got ${describe(value)})` }];
+  if (!isRecord(value)) return [{ path, message: `must be false, a RateLimiter or { account?, endpoints? } (got ${describe(value)})` }];
   if ('acquire' in value) return limiterIssues(value);
-  return limitsIssues(value, 'rateLimit');
+  return limitsIssues(value, path);
+}
+
+const WINDOW_LIMIT_NAMES = { limit: true, windowMs: true } as const satisfies OptionNames<WindowLimit>;
+
+/** A member of a nested options object that is not one of its options. */
+export interface UnknownMember {
+  /** Where the object is, with a trailing dot: `rateLimit.account.`. */
+  path: string;
+  /** The member's name. */
+  name: string;
+  /** The names the object takes. */
+  names: object;
+}
+
+function unknownMember(value: unknown, names: object, path: string): UnknownMember | undefined {
+  const name = isRecord(value) ? unknownOption(value, names) : undefined;
+  return name === undefined ? undefined : { path, name, names };
+}
+
+/**
+ * The first unknown member of the `{ limit, windowMs }` of `account` and of each route of
+ * `endpoints`, in `RateLimitOptions` or a limiter's options that take the same shapes; `path` ends
+ * in a dot. A route is a key of `endpoints`, not an option name.
+ */
+export function unknownLimitsMember(value: Record<string, unknown>, path: string): UnknownMember | undefined {
+  const account = unknownMember(value['account'], WINDOW_LIMIT_NAMES, `${path}account.`);
+  if (account) return account;
+  const endpoints = value['endpoints'];
+  if (!isRecord(endpoints)) return undefined;
+  for (const route of Object.keys(endpoints)) {
+    const found = unknownMember(endpoints[route], WINDOW_LIMIT_NAMES, `${path}endpoints.${route}.`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const RATE_LIMIT_NAMES = { account: true, endpoints: true } as const satisfies OptionNames<RateLimitOptions>;
+
+/** The first unknown member of a `rateLimit` given as options (a RateLimiter of one's own is not options). */
+function unknownRateLimitMember(value: unknown): UnknownMember | undefined {
+  if (!isRecord(value) || 'acquire' in value) return undefined;
+  return unknownMember(value, RATE_LIMIT_NAMES, 'rateLimit.') ?? unknownLimitsMember(value, 'rateLimit.');
 }
 
 /** `account` and `endpoints` of `RateLimitOptions` (or of a limiter's options that take the same shapes), under `path`. */
@@ -197,42 +244,58 @@ export function limitsIssues(value: Record<string, unknown>, path: string): Vali
 }
 
 type Check = (value: unknown) => Problem;
+/** The issues of one client option's value, named under `path`. */
+type OptionCheck = (value: unknown, path: string) => ValidationIssue[];
 
-/** The grammar of each scalar client option; headers and rateLimit have their own walkers below. */
-const clientOptionChecks: Readonly<Record<string, Check>> = {
-  baseUrl: baseUrlProblem,
-  key: credentialProblem,
-  secret: credentialProblem,
-  timeoutMs: (value) => millisecondsProblem(value),
-  maxRetries: maxRetriesProblem,
-  fetch: functionProblem,
-  dispatcher: dispatcherProblem,
-  logger: loggerProblem,
-  logLevel: (value) => oneOfProblem(value, LOG_LEVELS),
-  allowInsecureHttp: booleanProblem,
-  validateResponses: (value) => oneOfProblem(value, VALIDATION_MODES),
-  maxResponseBytes: (value) => integerProblem(value, 1, Number.MAX_SAFE_INTEGER),
+function scalar(check: Check): OptionCheck {
+  return (value, path) => {
+    const problem = check(value);
+    return problem ? [{ path, message: problem }] : [];
+  };
+}
+
+/** The grammar of each client option: the table is also the list of the names a client takes. */
+const clientOptionChecks = {
+  baseUrl: scalar(baseUrlProblem),
+  key: scalar(credentialProblem),
+  secret: scalar(credentialProblem),
+  timeoutMs: scalar((value) => millisecondsProblem(value)),
+  maxRetries: scalar(maxRetriesProblem),
+  rateLimit: rateLimitIssues,
+  fetch: scalar(functionProblem),
+  dispatcher: scalar(dispatcherProblem),
+  logger: scalar(loggerProblem),
+  logLevel: scalar((value) => oneOfProblem(value, LOG_LEVELS)),
+  allowInsecureHttp: scalar(booleanProblem),
+  validateResponses: scalar((value) => oneOfProblem(value, VALIDATION_MODES)),
+  defaultHeaders: headerIssues,
+  maxResponseBytes: scalar((value) => integerProblem(value, 1, Number.MAX_SAFE_INTEGER)),
   // 0 means "never wait on the server"; longer than the timer range is waited by chained timers.
-  maxServerWaitMs: (value) => integerProblem(value, 0, Number.MAX_SAFE_INTEGER),
-  propagateTraceContext: booleanProblem,
-};
+  maxServerWaitMs: scalar((value) => integerProblem(value, 0, Number.MAX_SAFE_INTEGER)),
+  propagateTraceContext: scalar(booleanProblem),
+} as const satisfies OptionNames<ClientOptions, OptionCheck>;
+
+function refuseUnknownClientOption(options: Record<string, unknown>): void {
+  refuseUnknownOptions(options, clientOptionChecks, 'client');
+  const nested = unknownRateLimitMember(options['rateLimit']);
+  if (nested) {
+    throw new ConfigurationError(unknownOptionMessage('client option', nested.name, nested.names, nested.path), 'CONFIGURATION_ERROR', 'rateLimit');
+  }
+}
 
 /**
  * Checks every client option given (undefined means "the default"); throws ConfigurationError
- * naming the first bad option. Runs at construction: nothing is sent, nothing scheduled.
+ * naming the first unknown or bad option. Runs at construction: nothing is sent, nothing scheduled.
  */
 export function checkClientOptions(options: unknown): void {
   if (options === undefined) return;
   if (!isRecord(options)) throw new ConfigurationError(`client options must be an object (got ${describe(options)})`, 'CONFIGURATION_ERROR', '');
+  refuseUnknownClientOption(options);
   const issues: ValidationIssue[] = [];
-  for (const name of Object.keys(clientOptionChecks)) {
+  for (const name of Object.keys(clientOptionChecks) as Array<keyof typeof clientOptionChecks>) {
     const value = options[name];
-    if (value === undefined) continue;
-    const problem = (clientOptionChecks[name] as Check)(value);
-    if (problem) issues.push({ path: name, message: problem });
+    if (value !== undefined) issues.push(...clientOptionChecks[name](value, name));
   }
-  if (options['defaultHeaders'] !== undefined) issues.push(...headerIssues(options['defaultHeaders'], 'defaultHeaders'));
-  if (options['rateLimit'] !== undefined) issues.push(...rateLimitIssues(options['rateLimit']));
   const first = issues[0];
   if (first) {
     const option = first.path.split('.')[0] ?? first.path;
@@ -240,11 +303,30 @@ export function checkClientOptions(options: unknown): void {
   }
 }
 
+/** The names every method's last argument takes; `client.request()`'s input adds its own. */
+export const REQUEST_OPTION_NAMES = {
+  idempotencyKey: true,
+  signal: true,
+  timeoutMs: true,
+  maxRetries: true,
+  headers: true,
+} as const satisfies OptionNames<RequestOptions>;
+
+/**
+ * Refuses a member of `options` not in `names` with a RequestValidationError for `context`
+ * (`unknown <kind> <name>: did you mean …?`): a misspelt option would otherwise be ignored.
+ */
+export function refuseUnknownInput(options: object, names: object, kind: string, context: string): void {
+  const name = unknownOption(options, names);
+  if (name !== undefined) throw new RequestValidationError([{ path: '', message: unknownOptionMessage(kind, name, names) }], context);
+}
+
 /**
  * Checks one call's options; throws RequestValidationError naming each bad option. Costs a few
  * typeof checks per option present; the caller skips it when no options object was passed.
  */
 export function checkRequestOptions(options: object, context: string): void {
+  refuseUnknownInput(options, REQUEST_OPTION_NAMES, 'request option', context);
   const record = options as Record<string, unknown>;
   let issues: ValidationIssue[] | undefined;
   const add = (path: string, message: Problem): void => {
@@ -259,11 +341,20 @@ export function checkRequestOptions(options: object, context: string): void {
   if (issues) throw new RequestValidationError(issues, context);
 }
 
+const WAIT_OPTION_NAMES = {
+  timeoutMs: true,
+  pollIntervalMs: true,
+  maxPollIntervalMs: true,
+  signal: true,
+  onProgress: true,
+} as const satisfies OptionNames<WaitOptions>;
+
 /** Checks `wait()` options before the first poll; throws RequestValidationError naming each bad option. */
 export function checkWaitOptions(options: unknown, context: string): void {
   if (options === undefined) return;
   if (!isRecord(options))
     throw new RequestValidationError([{ path: '', message: `wait options must be an object (got ${describe(options)})` }], context);
+  refuseUnknownInput(options, WAIT_OPTION_NAMES, 'wait option', context);
   const issues: ValidationIssue[] = [];
   const add = (path: string, message: Problem): void => {
     if (message) issues.push({ path, message });
@@ -277,11 +368,14 @@ export function checkWaitOptions(options: unknown, context: string): void {
   if (issues.length) throw new RequestValidationError(issues, context);
 }
 
+const CLOSE_OPTION_NAMES = { timeoutMs: true } as const satisfies OptionNames<CloseOptions>;
+
 /** Checks `close()` options; throws RequestValidationError naming each bad option. */
 export function checkCloseOptions(options: unknown): void {
   if (options === undefined) return;
   if (!isRecord(options))
     throw new RequestValidationError([{ path: '', message: `close options must be an object (got ${describe(options)})` }], 'close');
+  refuseUnknownInput(options, CLOSE_OPTION_NAMES, 'close option', 'close');
   const { timeoutMs } = options;
   const problem = timeoutMs === undefined ? undefined : millisecondsProblem(timeoutMs);
   if (problem) throw new RequestValidationError([{ path: 'timeoutMs', message: problem }], 'close');

@@ -1,10 +1,34 @@
-import { limitsIssues } from '../core/config.js';
+import { limitsIssues, unknownLimitsMember } from '../core/config.js';
 import { STORE_COMMAND_TIMEOUT_MS } from '../core/defaults.js';
 import { ConfigurationError } from '../core/errors.js';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import { type OptionNames, unknownOptionMessage } from '../shared/option-names.js';
 import { checkCommandTimeout, checkConnection, checkNamespace, type RedisConnection } from './connection.js';
 import type { RedisRateLimiterOptions, StoreErrorPolicy } from './rate-limiter.js';
 
 const POLICIES: ReadonlySet<unknown> = new Set<StoreErrorPolicy>(['fail-open', 'fail-closed']);
+
+const LIMITER_OPTION_NAMES = {
+  redis: true,
+  account: true,
+  endpoints: true,
+  namespace: true,
+  onStoreError: true,
+  commandTimeoutMs: true,
+} as const satisfies OptionNames<RedisRateLimiterOptions>;
+
+/** Refuses an unknown option, and an unknown member of a `{ limit, windowMs }` of `account` or `endpoints`. */
+function refuseUnknownLimiterOptions(options: Record<string, unknown>): void {
+  refuseUnknownOptions(options, LIMITER_OPTION_NAMES, 'RedisRateLimiter');
+  const nested = unknownLimitsMember(options, '');
+  if (nested) {
+    throw new ConfigurationError(
+      unknownOptionMessage('RedisRateLimiter option', nested.name, nested.names, nested.path),
+      'CONFIGURATION_ERROR',
+      nested.path.split('.')[0],
+    );
+  }
+}
 
 /** The limiter's options, parsed where they enter: a bad one is a ConfigurationError naming it. */
 export function checkLimiterOptions(options: unknown): {
@@ -17,6 +41,7 @@ export function checkLimiterOptions(options: unknown): {
     throw new ConfigurationError('RedisRateLimiter needs options: { redis, account?, endpoints?, namespace?, onStoreError?, commandTimeoutMs? }');
   }
   const record = options as Record<string, unknown>;
+  refuseUnknownLimiterOptions(record);
   const redis = checkConnection(record['redis'], 'RedisRateLimiter');
   const namespace = checkNamespace(record['namespace'], 'RedisRateLimiter');
   const commandTimeoutMs = checkCommandTimeout(record['commandTimeoutMs'], 'RedisRateLimiter', STORE_COMMAND_TIMEOUT_MS);
