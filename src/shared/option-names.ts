@@ -50,16 +50,8 @@ export function respelledName(name: string, known: readonly string[]): string | 
 /** A unit at the end of a name (`timeout` for `timeoutMs`, `toleranceMs` for `toleranceSeconds`). */
 const UNIT = /(?:ms|millis|milliseconds|sec|secs|seconds|bytes)$/;
 
-/** Names other HTTP clients and webhook libraries use for what these options are (normalised). */
-const ALIASES: Readonly<Record<string, string>> = {
-  apikey: 'key',
-  apisecret: 'secret',
-  signingsecret: 'secret',
-  url: 'baseurl',
-  retry: 'maxretries',
-  retries: 'maxretries',
-  headers: 'defaultheaders',
-};
+/** Names other HTTP clients use for options of ours, too far from them by letters (normalised). */
+const ALIASES: Readonly<Record<string, string>> = { apikey: 'key', url: 'baseurl', retry: 'maxretries' };
 
 /**
  * Edit distance with adjacent transpositions (optimal string alignment): `stauts` is one step
@@ -86,18 +78,18 @@ function distance(a: string, b: string): number {
 /**
  * The known name `name` most likely meant, or undefined when none is near. In order: the same
  * name in another case or with `_`/`-` (`baseURL`, `idempotency_key`); the same name with another
- * or no unit (`timeout`, `pollInterval`); a name other libraries use (`apiKey`); else the
- * fewest edits, compared with and without units, at most 40 % of the name's length
- * (`maxRetry`, `stauts`, `windw`); the first known name wins a tie.
+ * or no unit (`timeout`, `pollInterval`); a name other libraries use (`apiKey`); the fewest
+ * edits, compared with and without units, at most 40 % of the name's length (`maxRetry`,
+ * `stauts`, `windw`), the first known name winning a tie; else the one known name that begins or
+ * ends with the given one or is begun or ended by it, four letters at least (`fallback`,
+ * `hostname`).
  */
-export function nearestName(name: string, known: readonly string[]): string | undefined {
+function nearestName(name: string, known: readonly string[]): string | undefined {
   const given = normal(name);
   const stem = given.replace(UNIT, '');
   const alias = ALIASES[given];
   const normals = known.map(normal);
-  const exact = normals.findIndex(
-    (candidate) => candidate === given || candidate === alias || (stem !== '' && candidate.replace(UNIT, '') === stem),
-  );
+  const exact = normals.findIndex((candidate) => candidate === given || candidate === alias || (stem !== '' && candidate.replace(UNIT, '') === stem));
   if (exact !== -1) return known[exact];
   let best: string | undefined;
   let bestDistance = Math.max(1, Math.floor(given.length * 0.4)) + 1;
@@ -105,5 +97,13 @@ export function nearestName(name: string, known: readonly string[]): string | un
     const steps = Math.min(distance(given, candidate), distance(stem, candidate.replace(UNIT, '')));
     if (steps < bestDistance) [best, bestDistance] = [known[index], steps];
   });
-  return best;
+  if (best !== undefined) return best;
+  const containing = known.filter((_, index) => overlaps(stem, (normals[index] as string).replace(UNIT, '')));
+  return containing.length === 1 ? containing[0] : undefined;
+}
+
+/** One name is the start or the end of the other, and the shorter has four letters at least. */
+function overlaps(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 4 && (long.startsWith(short) || long.endsWith(short));
 }
