@@ -1,5 +1,7 @@
 import { DEFAULT_DEDUPE_TTL_MS } from '../core/defaults.js';
 import { ConfigurationError } from '../core/errors.js';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import type { OptionNames } from '../shared/option-names.js';
 import type { WebhookEvent } from './event-types.js';
 
 /**
@@ -39,6 +41,8 @@ export interface MemoryDedupeStoreOptions {
   maxEntries?: number;
 }
 
+const MEMORY_STORE_OPTION_NAMES = { maxEntries: true } as const satisfies OptionNames<MemoryDedupeStoreOptions>;
+
 interface MemoryEntry {
   expiresAt: number;
   /** The claim's token while the event is being handled; undefined once done. */
@@ -48,12 +52,15 @@ interface MemoryEntry {
 /**
  * A process-local store. Expiry is lazy (checked on access and when the store is full), so it
  * starts no timer and never keeps the process alive; `maxEntries` bounds its memory.
+ *
+ * @throws `ConfigurationError` (of `mobile-partner-sdk`) for an unknown option.
  */
 export class MemoryDedupeStore implements DedupeStore {
   readonly #entries = new Map<string, MemoryEntry>();
   readonly #maxEntries: number;
 
   constructor(options: MemoryDedupeStoreOptions = {}) {
+    refuseUnknownOptions(options, MEMORY_STORE_OPTION_NAMES, 'MemoryDedupeStore');
     this.#maxEntries = Math.max(1, options.maxEntries ?? 10_000);
   }
 
@@ -149,6 +156,8 @@ export interface Deduplicator {
   complete?(event: WebhookEvent): Promise<void>;
 }
 
+const DEDUPE_OPTION_NAMES = { store: true, ttlMs: true, leaseMs: true, key: true } as const satisfies OptionNames<DedupeOptions>;
+
 /** `leaseMs` of the deduplicator: past the sender's patience with a handler (10 s, spec part 8), within its first retry's delay (30 s). */
 const DEFAULT_DEDUPE_LEASE_MS = 30_000;
 
@@ -167,7 +176,7 @@ export function defaultDedupeKey(event: WebhookEvent): string | undefined {
  * operator rule 3). Give it to an adapter as `dedupe`: a repeat is answered 200 without calling
  * `onEvent`, and a failed `onEvent` releases its key so the retry is handled.
  *
- * @throws `ConfigurationError` (of `mobile-partner-sdk`) when `ttlMs` or `leaseMs` is not a whole number of milliseconds, at least 1.
+ * @throws `ConfigurationError` (of `mobile-partner-sdk`) for an unknown option, or when `ttlMs` or `leaseMs` is not a whole number of milliseconds, at least 1.
  *
  * @example
  * ```ts
@@ -181,6 +190,7 @@ export function defaultDedupeKey(event: WebhookEvent): string | undefined {
  * ```
  */
 export function createDeduplicator(options: DedupeOptions = {}): Deduplicator {
+  refuseUnknownOptions(options, DEDUPE_OPTION_NAMES, 'createDeduplicator');
   const store = options.store ?? new MemoryDedupeStore();
   const ttlMs = checkMs(options.ttlMs, 'ttlMs') ?? DEFAULT_DEDUPE_TTL_MS;
   const leaseMs = checkMs(options.leaseMs, 'leaseMs') ?? DEFAULT_DEDUPE_LEASE_MS;

@@ -41,9 +41,17 @@ describe('mobile-partner-sdk/webhooks entry', () => {
     const files = reachable('src/webhooks/index.ts');
     expect(files).toContain('src/webhooks/verify.ts');
     const outside = files.filter((file) => !file.startsWith('src/webhooks/'));
-    // The error classes, the code unions they are typed with, the list of default numbers and the
-    // server starter of the voice-stream receiver (both import nothing); nothing of the pipeline.
-    expect(outside).toEqual(['src/core/defaults.ts', 'src/core/error-codes.ts', 'src/core/errors.ts', 'src/shared/listen.ts']);
+    // The error classes, the code unions they are typed with, the list of default numbers, the
+    // refusal of unknown options and its wording, and the server starter of the voice-stream
+    // receiver (the last three import nothing else); nothing of the pipeline.
+    expect(outside).toEqual([
+      'src/core/defaults.ts',
+      'src/core/error-codes.ts',
+      'src/core/errors.ts',
+      'src/core/unknown-options.ts',
+      'src/shared/listen.ts',
+      'src/shared/option-names.ts',
+    ]);
   });
 
   it('sees client code however it is imported, so the check above cannot be dodged', () => {
