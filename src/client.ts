@@ -74,7 +74,7 @@ const RAW_REQUEST_NAMES = {
  * re-authentication, the client-side rate limiter, retries with backoff and `Retry-After`,
  * `Idempotency-Key`s, timeouts, and typed results or typed errors.
  *
- * @throws {@link ConfigurationError} when an option is invalid, naming it.
+ * @throws {@link ConfigurationError} when an option is invalid or unknown, naming it.
  * @example
  * ```ts
  * import { PartnerClient } from 'mobile-partner-sdk';
