@@ -47,63 +47,52 @@ export function respelledName(name: string, known: readonly string[]): string | 
   return known.find((candidate) => candidate !== name && normal(candidate) === given);
 }
 
-/** A unit at the end of a name (`timeout` for `timeoutMs`, `toleranceMs` for `toleranceSeconds`). */
-const UNIT = /(?:ms|millis|milliseconds|sec|secs|seconds|bytes)$/;
-
 /** Names other HTTP clients use for options of ours, too far from them by letters (normalised). */
 const ALIASES: Readonly<Record<string, string>> = { apikey: 'key', url: 'baseurl', retry: 'maxretries' };
 
-/**
- * Edit distance with adjacent transpositions (optimal string alignment): `stauts` is one step
- * from `status`. Names are short, so the whole table is kept.
- */
+/** A name without its unit (`timeoutMs` and `timeoutSeconds` are both `timeout`), case, `_` and `-`. */
+function stem(name: string): string {
+  const normalised = normal(name);
+  return (ALIASES[normalised] ?? normalised).replace(/(?:ms|millis|milliseconds|sec|secs|seconds|bytes)$/, '');
+}
+
+/** Edits between two names, adjacent transpositions counted as one (optimal string alignment). */
 function distance(a: string, b: string): number {
-  const width = b.length + 1;
-  // Edits from the first i characters of a to the first j of b, at i * width + j.
-  const table: number[] = [];
-  const at = (i: number, j: number): number => table[i * width + j] ?? 0;
-  for (let i = 0; i <= a.length; i++) {
-    for (let j = 0; j <= b.length; j++) {
-      let edits = Math.max(i, j);
-      if (i > 0 && j > 0) {
-        edits = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
-        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) edits = Math.min(edits, at(i - 2, j - 2) + 1);
-      }
-      table.push(edits);
+  // rows[i][j]: edits from the first i characters of a to the first j of b.
+  const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const above = rows[i - 1] as number[];
+      let edits = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) edits = Math.min(edits, (rows[i - 2]?.[j - 2] as number) + 1);
+      row.push(edits);
     }
+    rows.push(row);
   }
-  return at(a.length, b.length);
+  return rows[a.length]?.[b.length] as number;
 }
 
 /**
- * The known name `name` most likely meant, or undefined when none is near. In order: the same
- * name in another case or with `_`/`-` (`baseURL`, `idempotency_key`); the same name with another
- * or no unit (`timeout`, `pollInterval`); a name other libraries use (`apiKey`); the fewest
- * edits, compared with and without units, at most 40 % of the name's length (`maxRetry`,
- * `stauts`, `windw`), the first known name winning a tie; else the one known name that begins or
- * ends with the given one or is begun or ended by it, four letters at least (`fallback`,
- * `hostname`).
+ * The known name `name` most likely meant, or undefined when none is near. Names are compared
+ * without case, `_`, `-` or unit (`baseURL`, `idempotency_key`, `timeout`), a name other clients
+ * use standing for ours (`apiKey`): the fewest edits wins, at most 40 % of the name's length
+ * (`maxRetry`, `stauts`), the first known name winning a tie. Failing that, the one known name
+ * that begins or ends with the given one, or is begun or ended by it, four letters at least
+ * (`fallback`, `hostname`).
  */
 function nearestName(name: string, known: readonly string[]): string | undefined {
-  const given = normal(name);
-  const stem = given.replace(UNIT, '');
-  const alias = ALIASES[given];
-  const normals = known.map(normal);
-  const exact = normals.findIndex((candidate) => candidate === given || candidate === alias || (stem !== '' && candidate.replace(UNIT, '') === stem));
-  if (exact !== -1) return known[exact];
+  const given = stem(name);
+  const stems = known.map(stem);
   let best: string | undefined;
-  let bestDistance = Math.max(1, Math.floor(given.length * 0.4)) + 1;
-  normals.forEach((candidate, index) => {
-    const steps = Math.min(distance(given, candidate), distance(stem, candidate.replace(UNIT, '')));
-    if (steps < bestDistance) [best, bestDistance] = [known[index], steps];
+  let bestDistance = Math.max(1, Math.floor(normal(name).length * 0.4)) + 1;
+  stems.forEach((candidate, index) => {
+    const edits = distance(given, candidate);
+    if (edits < bestDistance) [best, bestDistance] = [known[index], edits];
   });
-  if (best !== undefined) return best;
-  const containing = known.filter((_, index) => overlaps(stem, (normals[index] as string).replace(UNIT, '')));
-  return containing.length === 1 ? containing[0] : undefined;
-}
-
-/** One name is the start or the end of the other, and the shorter has four letters at least. */
-function overlaps(a: string, b: string): boolean {
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 4 && (long.startsWith(short) || long.endsWith(short));
+  const overlapping = known.filter((_, index) => {
+    const [short, long] = [given, stems[index] as string].sort((a, b) => a.length - b.length) as [string, string];
+    return short.length >= 4 && (long.startsWith(short) || long.endsWith(short));
+  });
+  return best ?? (overlapping.length === 1 ? overlapping[0] : undefined);
 }
