@@ -182,53 +182,25 @@ function limiterIssues(value: Record<string, unknown>): ValidationIssue[] {
     : [{ path: 'rateLimit', message: `is a RateLimiter without ${missing.join(', ')} (methods required: ${LIMITER_METHODS.join(', ')})` }];
 }
 
-function rateLimitIssues(value: unknown, path: string): ValidationIssue[] {
+function rateLimitIssues(value: unknown): ValidationIssue[] {
   if (value === false) return [];
-  if (!isRecord(value)) return [{ path, message: `must be false, a RateLimiter or { account?, endpoints? } (got ${describe(value)})` }];
+  if (!isRecord(value)) return [{ path: 'rateLimit', message: `must be false, a RateLimiter or { account?, endpoints? } (got ${describe(value)})` }];
   if ('acquire' in value) return limiterIssues(value);
-  return limitsIssues(value, path);
+  return limitsIssues(value, 'rateLimit');
 }
 
 const WINDOW_LIMIT_NAMES = { limit: true, windowMs: true } as const satisfies OptionNames<WindowLimit>;
 
-/** A member of a nested options object that is not one of its options. */
-export interface UnknownMember {
-  /** Where the object is, with a trailing dot: `rateLimit.account.`. */
-  path: string;
-  /** The member's name. */
-  name: string;
-  /** The names the object takes. */
-  names: object;
-}
-
-function unknownMember(value: unknown, names: object, path: string): UnknownMember | undefined {
-  const name = isRecord(value) ? unknownOption(value, names) : undefined;
-  return name === undefined ? undefined : { path, name, names };
-}
-
 /**
- * The first unknown member of the `{ limit, windowMs }` of `account` and of each route of
- * `endpoints`, in `RateLimitOptions` or a limiter's options that take the same shapes; `path` ends
- * in a dot. A route is a key of `endpoints`, not an option name.
+ * Refuses an unknown member of the `{ limit, windowMs }` of `account` and of each route of
+ * `endpoints` (a route is a key, not an option name), in `RateLimitOptions` or a limiter's
+ * options that take the same shapes, as `owner`'s option under `path` (`rateLimit.`).
  */
-export function unknownLimitsMember(value: Record<string, unknown>, path: string): UnknownMember | undefined {
-  const account = unknownMember(value['account'], WINDOW_LIMIT_NAMES, `${path}account.`);
-  if (account) return account;
+export function refuseUnknownLimitMembers(value: Record<string, unknown>, owner: string, path: string): void {
+  refuseUnknownOptions(value['account'], WINDOW_LIMIT_NAMES, owner, `${path}account.`);
   const endpoints = value['endpoints'];
-  if (!isRecord(endpoints)) return undefined;
-  for (const route of Object.keys(endpoints)) {
-    const found = unknownMember(endpoints[route], WINDOW_LIMIT_NAMES, `${path}endpoints.${route}.`);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-const RATE_LIMIT_NAMES = { account: true, endpoints: true } as const satisfies OptionNames<RateLimitOptions>;
-
-/** The first unknown member of a `rateLimit` given as options (a RateLimiter of one's own is not options). */
-function unknownRateLimitMember(value: unknown): UnknownMember | undefined {
-  if (!isRecord(value) || 'acquire' in value) return undefined;
-  return unknownMember(value, RATE_LIMIT_NAMES, 'rateLimit.') ?? unknownLimitsMember(value, 'rateLimit.');
+  if (!isRecord(endpoints)) return;
+  for (const route of Object.keys(endpoints)) refuseUnknownOptions(endpoints[route], WINDOW_LIMIT_NAMES, owner, `${path}endpoints.${route}.`);
 }
 
 /** `account` and `endpoints` of `RateLimitOptions` (or of a limiter's options that take the same shapes), under `path`. */
@@ -244,43 +216,36 @@ export function limitsIssues(value: Record<string, unknown>, path: string): Vali
 }
 
 type Check = (value: unknown) => Problem;
-/** The issues of one client option's value, named under `path`. */
-type OptionCheck = (value: unknown, path: string) => ValidationIssue[];
 
-function scalar(check: Check): OptionCheck {
-  return (value, path) => {
-    const problem = check(value);
-    return problem ? [{ path, message: problem }] : [];
-  };
-}
-
-/** The grammar of each client option: the table is also the list of the names a client takes. */
+/** The grammar of each scalar client option; headers and rateLimit have their own walkers below. */
 const clientOptionChecks = {
-  baseUrl: scalar(baseUrlProblem),
-  key: scalar(credentialProblem),
-  secret: scalar(credentialProblem),
-  timeoutMs: scalar((value) => millisecondsProblem(value)),
-  maxRetries: scalar(maxRetriesProblem),
-  rateLimit: rateLimitIssues,
-  fetch: scalar(functionProblem),
-  dispatcher: scalar(dispatcherProblem),
-  logger: scalar(loggerProblem),
-  logLevel: scalar((value) => oneOfProblem(value, LOG_LEVELS)),
-  allowInsecureHttp: scalar(booleanProblem),
-  validateResponses: scalar((value) => oneOfProblem(value, VALIDATION_MODES)),
-  defaultHeaders: headerIssues,
-  maxResponseBytes: scalar((value) => integerProblem(value, 1, Number.MAX_SAFE_INTEGER)),
+  baseUrl: baseUrlProblem,
+  key: credentialProblem,
+  secret: credentialProblem,
+  timeoutMs: (value) => millisecondsProblem(value),
+  maxRetries: maxRetriesProblem,
+  fetch: functionProblem,
+  dispatcher: dispatcherProblem,
+  logger: loggerProblem,
+  logLevel: (value) => oneOfProblem(value, LOG_LEVELS),
+  allowInsecureHttp: booleanProblem,
+  validateResponses: (value) => oneOfProblem(value, VALIDATION_MODES),
+  maxResponseBytes: (value) => integerProblem(value, 1, Number.MAX_SAFE_INTEGER),
   // 0 means "never wait on the server"; longer than the timer range is waited by chained timers.
-  maxServerWaitMs: scalar((value) => integerProblem(value, 0, Number.MAX_SAFE_INTEGER)),
-  propagateTraceContext: scalar(booleanProblem),
-} as const satisfies OptionNames<ClientOptions, OptionCheck>;
+  maxServerWaitMs: (value) => integerProblem(value, 0, Number.MAX_SAFE_INTEGER),
+  propagateTraceContext: booleanProblem,
+} satisfies { [K in keyof ClientOptions]?: Check };
 
-function refuseUnknownClientOption(options: Record<string, unknown>): void {
-  refuseUnknownOptions(options, clientOptionChecks, 'client');
-  const nested = unknownRateLimitMember(options['rateLimit']);
-  if (nested) {
-    throw new ConfigurationError(unknownOptionMessage('client option', nested.name, nested.names, nested.path), 'CONFIGURATION_ERROR', 'rateLimit');
-  }
+const CLIENT_OPTION_NAMES = { ...clientOptionChecks, rateLimit: true, defaultHeaders: true } satisfies OptionNames<ClientOptions, unknown>;
+const RATE_LIMIT_NAMES = { account: true, endpoints: true } as const satisfies OptionNames<RateLimitOptions>;
+
+/** Refuses an unknown client option, and an unknown member of `rateLimit` given as options (not a RateLimiter). */
+function refuseUnknownClientOptions(options: Record<string, unknown>): void {
+  refuseUnknownOptions(options, CLIENT_OPTION_NAMES, 'client');
+  const rateLimit = options['rateLimit'];
+  if (!isRecord(rateLimit) || 'acquire' in rateLimit) return;
+  refuseUnknownOptions(rateLimit, RATE_LIMIT_NAMES, 'client', 'rateLimit.');
+  refuseUnknownLimitMembers(rateLimit, 'client', 'rateLimit.');
 }
 
 /**
@@ -290,12 +255,16 @@ function refuseUnknownClientOption(options: Record<string, unknown>): void {
 export function checkClientOptions(options: unknown): void {
   if (options === undefined) return;
   if (!isRecord(options)) throw new ConfigurationError(`client options must be an object (got ${describe(options)})`, 'CONFIGURATION_ERROR', '');
-  refuseUnknownClientOption(options);
+  refuseUnknownClientOptions(options);
   const issues: ValidationIssue[] = [];
-  for (const name of Object.keys(clientOptionChecks) as Array<keyof typeof clientOptionChecks>) {
+  for (const name of Object.keys(clientOptionChecks)) {
     const value = options[name];
-    if (value !== undefined) issues.push(...clientOptionChecks[name](value, name));
+    if (value === undefined) continue;
+    const problem = clientOptionChecks[name as keyof typeof clientOptionChecks](value);
+    if (problem) issues.push({ path: name, message: problem });
   }
+  if (options['defaultHeaders'] !== undefined) issues.push(...headerIssues(options['defaultHeaders'], 'defaultHeaders'));
+  if (options['rateLimit'] !== undefined) issues.push(...rateLimitIssues(options['rateLimit']));
   const first = issues[0];
   if (first) {
     const option = first.path.split('.')[0] ?? first.path;

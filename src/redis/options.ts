@@ -1,8 +1,8 @@
-import { limitsIssues, unknownLimitsMember } from '../core/config.js';
+import { limitsIssues, refuseUnknownLimitMembers } from '../core/config.js';
 import { STORE_COMMAND_TIMEOUT_MS } from '../core/defaults.js';
 import { ConfigurationError } from '../core/errors.js';
 import { refuseUnknownOptions } from '../core/unknown-options.js';
-import { type OptionNames, unknownOptionMessage } from '../shared/option-names.js';
+import type { OptionNames } from '../shared/option-names.js';
 import { checkCommandTimeout, checkConnection, checkNamespace, type RedisConnection } from './connection.js';
 import type { RedisRateLimiterOptions, StoreErrorPolicy } from './rate-limiter.js';
 
@@ -17,19 +17,6 @@ const LIMITER_OPTION_NAMES = {
   commandTimeoutMs: true,
 } as const satisfies OptionNames<RedisRateLimiterOptions>;
 
-/** Refuses an unknown option, and an unknown member of a `{ limit, windowMs }` of `account` or `endpoints`. */
-function refuseUnknownLimiterOptions(options: Record<string, unknown>): void {
-  refuseUnknownOptions(options, LIMITER_OPTION_NAMES, 'RedisRateLimiter');
-  const nested = unknownLimitsMember(options, '');
-  if (nested) {
-    throw new ConfigurationError(
-      unknownOptionMessage('RedisRateLimiter option', nested.name, nested.names, nested.path),
-      'CONFIGURATION_ERROR',
-      nested.path.split('.')[0],
-    );
-  }
-}
-
 /** The limiter's options, parsed where they enter: a bad one is a ConfigurationError naming it. */
 export function checkLimiterOptions(options: unknown): {
   redis: RedisConnection;
@@ -41,7 +28,8 @@ export function checkLimiterOptions(options: unknown): {
     throw new ConfigurationError('RedisRateLimiter needs options: { redis, account?, endpoints?, namespace?, onStoreError?, commandTimeoutMs? }');
   }
   const record = options as Record<string, unknown>;
-  refuseUnknownLimiterOptions(record);
+  refuseUnknownOptions(record, LIMITER_OPTION_NAMES, 'RedisRateLimiter');
+  refuseUnknownLimitMembers(record, 'RedisRateLimiter', '');
   const redis = checkConnection(record['redis'], 'RedisRateLimiter');
   const namespace = checkNamespace(record['namespace'], 'RedisRateLimiter');
   const commandTimeoutMs = checkCommandTimeout(record['commandTimeoutMs'], 'RedisRateLimiter', STORE_COMMAND_TIMEOUT_MS);
