@@ -2,9 +2,11 @@ import type { z } from 'zod';
 import { ApiPromise } from './core/api-promise.js';
 import type { ClientOptions, CloseOptions } from './core/options.js';
 import type { HttpMethod, Query, RequestOptions } from './core/request.js';
+import { REQUEST_OPTION_NAMES, refuseUnknownInput } from './core/config.js';
 import { RequestValidationError } from './core/errors.js';
 import { ClientTransport } from './core/transport.js';
 import { checkRawRequestFields, toWirePath } from './core/validate.js';
+import type { OptionNames } from './shared/option-names.js';
 import {
   Auth,
   Billing,
@@ -54,13 +56,25 @@ export interface RawRequest<T> extends RequestOptions {
 
 const HTTP_METHODS: ReadonlySet<string> = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
+const RAW_REQUEST_NAMES = {
+  method: true,
+  path: true,
+  query: true,
+  body: true,
+  schema: true,
+  auth: true,
+  envelope: true,
+  idempotent: true,
+  ...REQUEST_OPTION_NAMES,
+} as const satisfies OptionNames<RawRequest<unknown>>;
+
 /**
  * The Partner API client: one per account and process, shared by all your code. Constructing it
  * does no I/O and schedules nothing. Every call goes through one pipeline: token exchange and
  * re-authentication, the client-side rate limiter, retries with backoff and `Retry-After`,
  * `Idempotency-Key`s, timeouts, and typed results or typed errors.
  *
- * @throws {@link ConfigurationError} when an option is invalid, naming it.
+ * @throws {@link ConfigurationError} when an option is invalid or unknown, naming it.
  * @example
  * ```ts
  * import { PartnerClient } from 'mobile-partner-sdk';
@@ -139,8 +153,8 @@ export class PartnerClient {
    * Any path of the API through the same pipeline as the resources: auth, limiter, retries,
    * envelope, typed errors. For an endpoint newer than this SDK, or a field it does not model.
    *
-   * @throws {@link RequestValidationError} (as a rejection) for a bad method or a path with `?`,
-   * `#`, control characters or dot segments; nothing is sent.
+   * @throws {@link RequestValidationError} (as a rejection) for an unknown member of `input`, a
+   * bad method or a path with `?`, `#`, control characters or dot segments; nothing is sent.
    * @example
    * ```ts
    * import * as z from 'zod';
@@ -159,6 +173,7 @@ export class PartnerClient {
     const { method, path, query, body, schema, auth, envelope, idempotent, ...options } = input;
     let wirePath: string;
     try {
+      refuseUnknownInput(input, RAW_REQUEST_NAMES, 'request option', 'request');
       if (!HTTP_METHODS.has(method)) {
         throw new RequestValidationError([{ path: 'method', message: `must be one of ${[...HTTP_METHODS].join(', ')}` }], 'request');
       }

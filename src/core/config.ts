@@ -2,11 +2,16 @@
  * One written grammar per option value, shared by client options (ConfigurationError), per-request
  * options and `wait()` options (RequestValidationError). Each check returns what is wrong with a
  * value, or undefined; past these checks the pipeline trusts the values (a delay within the timer
- * range, a header that goes on the wire byte for byte).
+ * range, a header that goes on the wire byte for byte). Names are checked before values: each
+ * options object refuses a member its type does not declare, naming the nearest one it does.
  */
 import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_RETRIES_LIMIT, MIN_POLL_INTERVAL_MS } from './defaults.js';
 import { ConfigurationError, RequestValidationError, type ValidationIssue } from './errors.js';
-
+import type { ClientOptions, CloseOptions, RateLimitOptions, WindowLimit } from './options.js';
+import type { WaitOptions } from './polling.js';
+import type { RequestOptions } from './request.js';
+import { type OptionNames, unknownOption, unknownOptionMessage } from '../shared/option-names.js';
+import { refuseUnknownOptions } from './unknown-options.js';
 import { MAX_TIMER_MS } from './sleep.js';
 import { describeValue as describe, integerProblem, positiveIntegerProblem } from '../shared/integer-option.js';
 
@@ -241,6 +246,20 @@ function rateLimitIssues(value: unknown): ValidationIssue[] {
  */
 const ROUTE_KEY = /^(?:GET|POST|PUT|PATCH|DELETE) \/\S*$/;
 
+const WINDOW_LIMIT_NAMES = { limit: true, windowMs: true } as const satisfies OptionNames<WindowLimit>;
+
+/**
+ * Refuses an unknown member of the `{ limit, windowMs }` of `account` and of each route of
+ * `endpoints` (a route is a key, not an option name), in `RateLimitOptions` or a limiter's
+ * options that take the same shapes, as `owner`'s option under `path` (`rateLimit.`).
+ */
+export function refuseUnknownLimitMembers(value: Record<string, unknown>, owner: string, path: string): void {
+  refuseUnknownOptions(value['account'], WINDOW_LIMIT_NAMES, owner, `${path}account.`);
+  const endpoints = value['endpoints'];
+  if (!isRecord(endpoints)) return;
+  for (const route of Object.keys(endpoints)) refuseUnknownOptions(endpoints[route], WINDOW_LIMIT_NAMES, owner, `${path}endpoints.${route}.`);
+}
+
 /** `account` and `endpoints` of `RateLimitOptions` (or of a limiter's options that take the same shapes), under `path`. */
 export function limitsIssues(value: Record<string, unknown>, path: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
@@ -265,7 +284,7 @@ export function limitsIssues(value: Record<string, unknown>, path: string): Vali
 type Check = (value: unknown) => Problem;
 
 /** The grammar of each scalar client option; headers and rateLimit have their own walkers below. */
-const clientOptionChecks: Readonly<Record<string, Check>> = {
+const clientOptionChecks = {
   baseUrl: baseUrlProblem,
   key: credentialProblem,
   secret: credentialProblem,
@@ -281,20 +300,33 @@ const clientOptionChecks: Readonly<Record<string, Check>> = {
   // 0 means "never wait on the server"; longer than the timer range is waited by chained timers.
   maxServerWaitMs: (value) => integerProblem(value, 0, Number.MAX_SAFE_INTEGER),
   propagateTraceContext: booleanProblem,
-};
+} satisfies { [K in keyof ClientOptions]?: Check };
+
+const CLIENT_OPTION_NAMES = { ...clientOptionChecks, rateLimit: true, defaultHeaders: true } satisfies OptionNames<ClientOptions, unknown>;
+const RATE_LIMIT_NAMES = { account: true, endpoints: true } as const satisfies OptionNames<RateLimitOptions>;
+
+/** Refuses an unknown client option, and an unknown member of `rateLimit` given as options (not a RateLimiter). */
+function refuseUnknownClientOptions(options: Record<string, unknown>): void {
+  refuseUnknownOptions(options, CLIENT_OPTION_NAMES, 'client');
+  const rateLimit = options['rateLimit'];
+  if (!isRecord(rateLimit) || 'acquire' in rateLimit) return;
+  refuseUnknownOptions(rateLimit, RATE_LIMIT_NAMES, 'client', 'rateLimit.');
+  refuseUnknownLimitMembers(rateLimit, 'client', 'rateLimit.');
+}
 
 /**
  * Checks every client option given (undefined means "the default"); throws ConfigurationError
- * naming the first bad option. Runs at construction: nothing is sent, nothing scheduled.
+ * naming the first unknown or bad option. Runs at construction: nothing is sent, nothing scheduled.
  */
 export function checkClientOptions(options: unknown): void {
   if (options === undefined) return;
   if (!isRecord(options)) throw new ConfigurationError(`client options must be an object (got ${describe(options)})`, 'CONFIGURATION_ERROR', '');
+  refuseUnknownClientOptions(options);
   const issues: ValidationIssue[] = [];
   for (const name of Object.keys(clientOptionChecks)) {
     const value = options[name];
     if (value === undefined) continue;
-    const problem = (clientOptionChecks[name] as Check)(value);
+    const problem = clientOptionChecks[name as keyof typeof clientOptionChecks](value);
     if (problem) issues.push({ path: name, message: problem });
   }
   if (options['defaultHeaders'] !== undefined) issues.push(...headerIssues(options['defaultHeaders'], 'defaultHeaders'));
@@ -306,11 +338,30 @@ export function checkClientOptions(options: unknown): void {
   }
 }
 
+/** The names every method's last argument takes; `client.request()`'s input adds its own. */
+export const REQUEST_OPTION_NAMES = {
+  idempotencyKey: true,
+  signal: true,
+  timeoutMs: true,
+  maxRetries: true,
+  headers: true,
+} as const satisfies OptionNames<RequestOptions>;
+
+/**
+ * Refuses a member of `options` not in `names` with a RequestValidationError for `context`
+ * (`unknown <kind> <name>: did you mean …?`): a misspelt option would otherwise be ignored.
+ */
+export function refuseUnknownInput(options: object, names: object, kind: string, context: string): void {
+  const name = unknownOption(options, names);
+  if (name !== undefined) throw new RequestValidationError([{ path: '', message: unknownOptionMessage(kind, name, names) }], context);
+}
+
 /**
  * Checks one call's options; throws RequestValidationError naming each bad option. Costs a few
  * typeof checks per option present; the caller skips it when no options object was passed.
  */
 export function checkRequestOptions(options: object, context: string): void {
+  refuseUnknownInput(options, REQUEST_OPTION_NAMES, 'request option', context);
   const record = options as Record<string, unknown>;
   let issues: ValidationIssue[] | undefined;
   const add = (path: string, message: Problem): void => {
@@ -325,11 +376,20 @@ export function checkRequestOptions(options: object, context: string): void {
   if (issues) throw new RequestValidationError(issues, context);
 }
 
+const WAIT_OPTION_NAMES = {
+  timeoutMs: true,
+  pollIntervalMs: true,
+  maxPollIntervalMs: true,
+  signal: true,
+  onProgress: true,
+} as const satisfies OptionNames<WaitOptions>;
+
 /** Checks `wait()` options before the first poll; throws RequestValidationError naming each bad option. */
 export function checkWaitOptions(options: unknown, context: string): void {
   if (options === undefined) return;
   if (!isRecord(options))
     throw new RequestValidationError([{ path: '', message: `wait options must be an object (got ${describe(options)})` }], context);
+  refuseUnknownInput(options, WAIT_OPTION_NAMES, 'wait option', context);
   const issues: ValidationIssue[] = [];
   const add = (path: string, message: Problem): void => {
     if (message) issues.push({ path, message });
@@ -343,11 +403,14 @@ export function checkWaitOptions(options: unknown, context: string): void {
   if (issues.length) throw new RequestValidationError(issues, context);
 }
 
+const CLOSE_OPTION_NAMES = { timeoutMs: true } as const satisfies OptionNames<CloseOptions>;
+
 /** Checks `close()` options; throws RequestValidationError naming each bad option. */
 export function checkCloseOptions(options: unknown): void {
   if (options === undefined) return;
   if (!isRecord(options))
     throw new RequestValidationError([{ path: '', message: `close options must be an object (got ${describe(options)})` }], 'close');
+  refuseUnknownInput(options, CLOSE_OPTION_NAMES, 'close option', 'close');
   const { timeoutMs } = options;
   const problem = timeoutMs === undefined ? undefined : millisecondsProblem(timeoutMs);
   if (problem) throw new RequestValidationError([{ path: 'timeoutMs', message: problem }], 'close');

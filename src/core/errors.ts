@@ -53,8 +53,9 @@ export class PartnerError extends Error {
 }
 
 /**
- * A problem with the client's own configuration: an invalid option, missing baseUrl, key or
- * secret, or a refused plain-HTTP base URL.
+ * A problem with the client's own configuration: an invalid or unknown option, missing baseUrl,
+ * key or secret, or a refused plain-HTTP base URL. Also an invalid or unknown option of the
+ * receiving side (adapters, webhook checks, deduplicator, stores) and of the fleet classes.
  *
  * @group Errors
  */
@@ -62,7 +63,7 @@ export class ConfigurationError extends PartnerError {
   override name = 'ConfigurationError';
   /** `'CONFIGURATION_ERROR'`, or `'INSECURE_TRANSPORT'` for credentials refused over plain `http://`. */
   readonly code: ClientErrorCode;
-  /** The client option at fault (`'timeoutMs'`, `'defaultHeaders'`…), when one option is. */
+  /** The option at fault (`'timeoutMs'`, `'defaultHeaders'`, an unknown `'baseURL'`…), when one option is. */
   readonly option: string | undefined;
   constructor(message: string, code: ClientErrorCode = 'CONFIGURATION_ERROR', option?: string) {
     super(message);

@@ -41,7 +41,8 @@ export interface RateLimitOptions {
 /**
  * Options of {@link PartnerClient}. Every option is optional: credentials and the base URL fall
  * back to `PARTNER_API_BASE_URL`, `PARTNER_API_KEY` and `PARTNER_API_SECRET`. Options are checked
- * when the client is built: a bad one throws a {@link ConfigurationError} naming it.
+ * when the client is built: a bad one, or a member not named here, throws a
+ * {@link ConfigurationError} naming it (and the nearest option, for an unknown one).
  */
 export interface ClientOptions {
   /** The API's origin, e.g. `https://api.example.com`. Default: `process.env.PARTNER_API_BASE_URL`. */

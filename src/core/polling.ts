@@ -9,7 +9,8 @@ import { sleep } from './sleep.js';
 import { TransactionFailedError, TransactionTimeoutError } from './transaction-errors.js';
 
 /**
- * Checked before the first poll (RequestValidationError naming the option): delays are integer
+ * Checked before the first poll (RequestValidationError naming the option, or the nearest one
+ * of a member not named here): delays are integer
  * milliseconds up to 2^31−1; the poll intervals are at least 100. There is no "no deadline"
  * value: the longest wait is `timeoutMs: 2 ** 31 - 1` (about 24.8 days).
  */

@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import type { TransactionWaitObservation } from './observer.js';
 
-/** Options every method takes as its optional last argument. */
+/**
+ * Options every method takes as its optional last argument. A member not named here is refused
+ * with a `RequestValidationError` naming the nearest option, before anything is sent.
+ */
 export interface RequestOptions {
   /**
    * Sent as `Idempotency-Key`; generated (a UUID) for idempotent writes when absent. Giving one

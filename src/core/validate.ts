@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
+import { unknownOptionMessage } from '../shared/option-names.js';
 
 /** zod issues as the SDK's readable issues: a dotted path and a message. */
 export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
@@ -9,15 +10,33 @@ export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): Validat
   }));
 }
 
-/** "is required" reads better than "expected string, received undefined" for an absent field. */
-const inputErrors: z.core.$ZodErrorMap = (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined);
+/** The members an object schema declares (its shape), read from the schema an issue names. */
+function declaredNames(schema: unknown): object {
+  return (schema as { _zod?: { def?: { shape?: object } } } | undefined)?._zod?.def?.shape ?? {};
+}
 
-/** Parses a caller's input, or throws RequestValidationError before anything is sent. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, context: string, prefix = ''): z.output<S> {
+/**
+ * "is required" reads better than "expected string, received undefined" for an absent field, and
+ * a member the schema does not declare is named with the nearest one it does, as `kind`
+ * (`query parameter`, `field`): `unknown query parameter pagesize: did you mean pageSize?`.
+ */
+function inputErrors(kind: string): z.core.$ZodErrorMap {
+  return (issue) => {
+    if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownOptionMessage(kind, key, declaredNames(issue.inst))).join('; ');
+    return undefined;
+  };
+}
+
+/**
+ * Parses a caller's input, or throws RequestValidationError before anything is sent. `prefix`
+ * names where the input sits (`body`); `kind` what its members are, for an unknown one.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, context: string, prefix: string, kind: string): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   // The friendlier messages cost a per-call error map, so only a refused input pays for them.
-  const explained = schema.safeParse(value, { error: inputErrors });
+  const explained = schema.safeParse(value, { error: inputErrors(kind) });
   const issues = toValidationIssues((explained.error ?? parsed.error).issues).map((issue) => ({
     ...issue,
     path: prefix && issue.path ? `${prefix}.${issue.path}` : prefix || issue.path,

@@ -1,5 +1,7 @@
 import { STORE_COMMAND_TIMEOUT_MS } from '../core/defaults.js';
 import { ConfigurationError } from '../core/errors.js';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import type { OptionNames } from '../shared/option-names.js';
 import type { DedupeClaim, DedupeStore } from '../webhooks/dedupe.js';
 import { checkCommandTimeout, checkConnection, checkNamespace, type RedisConnection, Script, withTimeout } from './connection.js';
 
@@ -18,6 +20,13 @@ export interface RedisDedupeStoreOptions {
   /** How long the store waits for one Redis command before it rejects (whole ms, at least 1); default 1,000. */
   commandTimeoutMs?: number | undefined;
 }
+
+const STORE_OPTION_NAMES = {
+  redis: true,
+  namespace: true,
+  ttlMs: true,
+  commandTimeoutMs: true,
+} as const satisfies OptionNames<RedisDedupeStoreOptions>;
 
 /** A claim's value is `p:` and its token; a handled event's is anything else (`done`, or `1` from `setIfAbsent`). */
 const claimScript = new Script(`
@@ -57,6 +66,7 @@ export class RedisDedupeStore implements DedupeStore {
   readonly #timeoutMs: number;
 
   constructor(options: RedisDedupeStoreOptions) {
+    refuseUnknownOptions(options, STORE_OPTION_NAMES, 'RedisDedupeStore');
     this.#redis = checkConnection((options as Partial<RedisDedupeStoreOptions> | undefined)?.redis, 'RedisDedupeStore');
     this.#prefix = `${checkNamespace(options.namespace, 'RedisDedupeStore') ?? 'mobile-partner-sdk'}:dedupe:`;
     this.#timeoutMs = checkCommandTimeout(options.commandTimeoutMs, 'RedisDedupeStore', STORE_COMMAND_TIMEOUT_MS);

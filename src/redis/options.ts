@@ -1,10 +1,21 @@
-import { limitsIssues } from '../core/config.js';
+import { limitsIssues, refuseUnknownLimitMembers } from '../core/config.js';
 import { STORE_COMMAND_TIMEOUT_MS } from '../core/defaults.js';
 import { ConfigurationError } from '../core/errors.js';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import type { OptionNames } from '../shared/option-names.js';
 import { checkCommandTimeout, checkConnection, checkNamespace, type RedisConnection } from './connection.js';
 import type { RedisRateLimiterOptions, StoreErrorPolicy } from './rate-limiter.js';
 
 const POLICIES: ReadonlySet<unknown> = new Set<StoreErrorPolicy>(['fail-open', 'fail-closed']);
+
+const LIMITER_OPTION_NAMES = {
+  redis: true,
+  account: true,
+  endpoints: true,
+  namespace: true,
+  onStoreError: true,
+  commandTimeoutMs: true,
+} as const satisfies OptionNames<RedisRateLimiterOptions>;
 
 /** The limiter's options, parsed where they enter: a bad one is a ConfigurationError naming it. */
 export function checkLimiterOptions(options: unknown): {
@@ -17,6 +28,8 @@ export function checkLimiterOptions(options: unknown): {
     throw new ConfigurationError('RedisRateLimiter needs options: { redis, account?, endpoints?, namespace?, onStoreError?, commandTimeoutMs? }');
   }
   const record = options as Record<string, unknown>;
+  refuseUnknownOptions(record, LIMITER_OPTION_NAMES, 'RedisRateLimiter');
+  refuseUnknownLimitMembers(record, 'RedisRateLimiter', '');
   const redis = checkConnection(record['redis'], 'RedisRateLimiter');
   const namespace = checkNamespace(record['namespace'], 'RedisRateLimiter');
   const commandTimeoutMs = checkCommandTimeout(record['commandTimeoutMs'], 'RedisRateLimiter', STORE_COMMAND_TIMEOUT_MS);

@@ -54,7 +54,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
  */
 export function checkQuery(route: Endpoint<unknown>, query: Query): void {
   const context = routeKey(route);
-  if (route.query) parseInput(route.query, query, context);
+  if (route.query) parseInput(route.query, query, context, '', 'query parameter');
   const issues = Object.entries(query)
     .filter(([, value]) => typeof value === 'string' && LONE_SURROGATE.test(value))
     .map(([name]) => ({ path: name, message: 'must be well-formed text (it contains a lone UTF-16 surrogate)' }));
@@ -75,7 +75,7 @@ function prepare(route: Endpoint<unknown>, input: CallInput): CallInput {
     checkQuery(route, query);
     prepared.query = toWireQuery(query, route.queryNames);
   }
-  if (route.body) parseInput(route.body, input.body, context, 'body');
+  if (route.body) parseInput(route.body, input.body, context, 'body', 'field');
   return prepared;
 }
 

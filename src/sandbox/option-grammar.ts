@@ -4,6 +4,7 @@
  * the same thing about a bad one. Each check returns what is wrong with a value, or undefined.
  */
 import { LATEST_CLOCK_MS, MAX_TIME_SCALE } from './clock.js';
+import { unknownOption, unknownOptionMessage } from '../shared/option-names.js';
 
 /**
  * What is wrong with one value: `type` for the wrong kind of value (a TypeError), `range` for the
@@ -116,10 +117,12 @@ export function optionError(path: string, problem: OptionProblem, got: string): 
   return problem.kind === 'range' ? new RangeError(message) : new TypeError(message);
 }
 
-/** Refuses members of `value` not in `allowed`, naming them and the allowed ones (as the client refuses unknown options). */
-export function unknownKeysError(value: Record<string, unknown>, allowed: readonly string[], where: string): TypeError | undefined {
-  const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
-  if (unknown.length === 0) return undefined;
-  const names = unknown.map((key) => `${where}${key}`).join(', ');
-  return new TypeError(`unknown sandbox option${unknown.length > 1 ? 's' : ''} ${names} (allowed: ${allowed.join(', ')})`);
+/**
+ * The error for the first member of `value` not in `names`, as every options object of the
+ * package words it: `unknown sandbox option <where><name>: did you mean <where><nearest>?`, or the
+ * allowed names when none is near. `where` prefixes nested names (`limits.`).
+ */
+export function unknownKeysError(value: Record<string, unknown>, names: object, where: string): TypeError | undefined {
+  const name = unknownOption(value, names);
+  return name === undefined ? undefined : new TypeError(unknownOptionMessage('sandbox option', name, names, where));
 }

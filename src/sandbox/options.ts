@@ -4,6 +4,7 @@ import { parseIsoTimestamp } from '../shared/iso-8601.js';
 import { normalizeHostName } from './host-names.js';
 import type { NumberRule, OptionProblem } from './option-grammar.js';
 import { booleanProblem, describe, isRecord, NUMBER_RULES, numberProblem, optionError, unknownKeysError } from './option-grammar.js';
+import type { OptionNames } from '../shared/option-names.js';
 
 export { MAX_HANG_MS } from './option-grammar.js';
 
@@ -222,29 +223,33 @@ function resolveAllowedHosts(value: unknown): string[] {
     return name;
   });
 }
-const SANDBOX_OPTION_NAMES = [
-  'seed',
-  'simCount',
-  'tokenTtlSeconds',
-  'rateLimitWindowMs',
-  'rateLimit',
-  'transactionDelayMs',
-  'timeScale',
-  'deliveryTimeoutMs',
-  'now',
-  'faults',
-  'credentials',
-  'limits',
-  'account',
-] as const satisfies ReadonlyArray<keyof SandboxOptions>;
-const LISTEN_OPTION_NAMES = ['port', 'host', 'exposeOnNetwork', 'allowedHosts'] as const satisfies ReadonlyArray<
-  Exclude<keyof StartSandboxOptions, keyof SandboxOptions>
->;
+const SANDBOX_OPTION_NAMES = {
+  seed: true,
+  simCount: true,
+  tokenTtlSeconds: true,
+  rateLimitWindowMs: true,
+  rateLimit: true,
+  transactionDelayMs: true,
+  timeScale: true,
+  deliveryTimeoutMs: true,
+  now: true,
+  faults: true,
+  credentials: true,
+  limits: true,
+  account: true,
+} as const satisfies OptionNames<SandboxOptions>;
+const START_OPTION_NAMES = {
+  ...SANDBOX_OPTION_NAMES,
+  port: true,
+  host: true,
+  exposeOnNetwork: true,
+  allowedHosts: true,
+} as const satisfies OptionNames<StartSandboxOptions>;
 
-/** Refuses an object with any member not in `allowed`; `where` prefixes nested names (`limits.`). */
-function closedRecord(value: unknown, path: string, allowed: readonly string[]): Record<string, unknown> {
+/** Refuses an object with any member not in `names`; `path` names a nested object (`limits`). */
+function closedRecord(value: unknown, path: string, names: object): Record<string, unknown> {
   if (!isRecord(value)) throw new TypeError(`invalid sandbox option${path ? ` ${path}` : 's'}: must be an object (got ${describe(value)})`);
-  const unknown = unknownKeysError(value, allowed, path ? `${path}.` : '');
+  const unknown = unknownKeysError(value, names, path ? `${path}.` : '');
   if (unknown) throw unknown;
   return value;
 }
@@ -290,7 +295,7 @@ const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as Array<keyof SandboxLimits>;
 /** Every limit an integer in its range (option-grammar.ts), or its default. */
 function resolveLimits(value: unknown): SandboxLimits {
   if (value === undefined) return { ...DEFAULT_LIMITS };
-  const limits = closedRecord(value, 'limits', LIMIT_NAMES);
+  const limits = closedRecord(value, 'limits', DEFAULT_LIMITS);
   const resolved = { ...DEFAULT_LIMITS };
   for (const name of LIMIT_NAMES) {
     resolved[name] = numberOption(`limits.${name}`, limits[name], NUMBER_RULES[`limits.${name}`], DEFAULT_LIMITS[name]);
@@ -300,14 +305,20 @@ function resolveLimits(value: unknown): SandboxLimits {
 
 function resolveAccount(value: unknown): SandboxAccount {
   if (value === undefined) return { ...DEFAULT_ACCOUNT };
-  const account = closedRecord(value, 'account', Object.keys(DEFAULT_ACCOUNT));
+  const account = closedRecord(value, 'account', DEFAULT_ACCOUNT);
   return {
     apiAccess: booleanOption('account.apiAccess', account['apiAccess'], DEFAULT_ACCOUNT.apiAccess),
     customerMissing: booleanOption('account.customerMissing', account['customerMissing'], DEFAULT_ACCOUNT.customerMissing),
   };
 }
 
-const CREDENTIAL_NAMES = ['key', 'secret', 'standardKey', 'standardSecret'] as const satisfies ReadonlyArray<keyof SandboxCredentials>;
+const CREDENTIAL_OPTION_NAMES = {
+  key: true,
+  secret: true,
+  standardKey: true,
+  standardSecret: true,
+} as const satisfies OptionNames<SandboxCredentials>;
+const CREDENTIAL_NAMES = Object.keys(CREDENTIAL_OPTION_NAMES) as Array<keyof SandboxCredentials>;
 /** Visible ASCII: a credential goes into JSON bodies and the command's banner as it is. */
 const CREDENTIAL = /^[\x21-\x7e]{1,256}$/;
 
@@ -317,7 +328,7 @@ const CREDENTIAL = /^[\x21-\x7e]{1,256}$/;
  */
 function checkCredentials(value: unknown): void {
   if (value === undefined) return;
-  const credentials = closedRecord(value, 'credentials', CREDENTIAL_NAMES);
+  const credentials = closedRecord(value, 'credentials', CREDENTIAL_OPTION_NAMES);
   for (const name of CREDENTIAL_NAMES) {
     const item = credentials[name];
     if (item === undefined) continue;
@@ -364,7 +375,7 @@ export function resolveOptions(input: unknown = {}): ResolvedSandboxOptions {
  * refused host never reaches `listen()`) and the sandbox's own options, checked by createSandbox.
  */
 export function resolveListenOptions(input: unknown = {}): { listen: ListenOptions; sandbox: Record<string, unknown> } {
-  const options = closedRecord(input, '', [...SANDBOX_OPTION_NAMES, ...LISTEN_OPTION_NAMES]);
+  const options = closedRecord(input, '', START_OPTION_NAMES);
   const { port, host, exposeOnNetwork, allowedHosts, ...sandbox } = options;
   const resolvedPort = numberOption('port', port, NUMBER_RULES.port, 0);
   if (host !== undefined) check('host', host, hostProblem);
@@ -380,7 +391,13 @@ export function resolveListenOptions(input: unknown = {}): { listen: ListenOptio
 }
 
 const RATE_NAMES = ['errorRate', 'resetRate', 'resetAfterRate', 'unavailableRate', 'gatewayRate', 'throttleRate', 'hangRate'] as const;
-const FAULT_NAMES = [...RATE_NAMES, 'latencyMs', 'throttleRetryAfterSeconds', 'hangMs', 'seed'] as const satisfies ReadonlyArray<keyof SandboxFaults>;
+const FAULT_NAMES = {
+  ...(Object.fromEntries(RATE_NAMES.map((name) => [name, true])) as Record<(typeof RATE_NAMES)[number], true>),
+  latencyMs: true,
+  throttleRetryAfterSeconds: true,
+  hangMs: true,
+  seed: true,
+} as const satisfies OptionNames<SandboxFaults>;
 
 function resolveLatency(value: unknown): [number, number] {
   if (value === undefined) return [0, 0];

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { lazy } from './lazy.js';
 import { notShownRecord, paginationParams } from './common.js';
+import { respelledName, unknownOptionMessage } from '../shared/option-names.js';
 
 /**
  * Records whose fields the spec does not show (user, order: spec part 2): the sandbox's fields
@@ -13,8 +14,23 @@ export interface User extends z.infer<ReturnType<typeof userSchema>> {}
 
 export const userListSchema = lazy(() => z.array(userSchema()));
 
-/** Filters of the user list are not shown: pagination is checked, other parameters pass through. */
-export const userListParamsSchema = lazy(() => z.object(paginationParams()).catchall(z.union([z.string(), z.number(), z.boolean()])));
+/**
+ * Filters of the user list are not shown: pagination is checked, other parameters pass through,
+ * except another spelling of `page` or `pageSize` (`page_size`, `pagesize`), which would be sent
+ * as a filter and leave the page size at the server's default.
+ */
+export const userListParamsSchema = lazy(() => {
+  const shape = paginationParams();
+  const names = Object.keys(shape);
+  return z
+    .object(shape)
+    .catchall(z.union([z.string(), z.number(), z.boolean()]))
+    .superRefine((params, context) => {
+      for (const key of Object.keys(params)) {
+        if (respelledName(key, names)) context.addIssue({ code: 'custom', path: [], message: unknownOptionMessage('query parameter', key, shape) });
+      }
+    });
+});
 
 /** Query of `users.list()`: pagination checked, other filters passed through. */
 export interface UserListParams extends z.input<ReturnType<typeof userListParamsSchema>> {}

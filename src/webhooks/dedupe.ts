@@ -2,6 +2,8 @@ import { DEFAULT_DEDUPE_TTL_MS } from '../core/defaults.js';
 import { positiveIntegerProblem } from '../shared/integer-option.js';
 import { checkOption } from './options.js';
 import { ConfigurationError } from '../core/errors.js';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import type { OptionNames } from '../shared/option-names.js';
 import type { WebhookEvent } from './event-types.js';
 
 /**
@@ -45,6 +47,8 @@ export interface MemoryDedupeStoreOptions {
   maxEntries?: number;
 }
 
+const MEMORY_STORE_OPTION_NAMES = { maxEntries: true } as const satisfies OptionNames<MemoryDedupeStoreOptions>;
+
 interface MemoryEntry {
   expiresAt: number;
   /** The claim's token while the event is being handled; undefined once done. */
@@ -54,6 +58,8 @@ interface MemoryEntry {
 /**
  * A process-local store. Expiry is lazy (checked on access and when the store is full), so it
  * starts no timer and never keeps the process alive; `maxEntries` bounds its memory.
+ *
+ * @throws `ConfigurationError` (of `mobile-partner-sdk`) for an unknown option.
  */
 export class MemoryDedupeStore implements DedupeStore {
   readonly #entries = new Map<string, MemoryEntry>();
@@ -65,6 +71,7 @@ export class MemoryDedupeStore implements DedupeStore {
 
   /** @throws `ConfigurationError` when `maxEntries` is not a positive integer. */
   constructor(options: MemoryDedupeStoreOptions = {}) {
+    refuseUnknownOptions(options, MEMORY_STORE_OPTION_NAMES, 'MemoryDedupeStore');
     // Compared with the store's size: NaN or a string would never be reached, and the store would grow without bound.
     checkOption('MemoryDedupeStore', 'maxEntries', options.maxEntries, positiveIntegerProblem);
     this.#maxEntries = options.maxEntries ?? 10_000;
@@ -189,6 +196,8 @@ export interface Deduplicator {
   claim(event: WebhookEvent): Promise<EventClaim | undefined>;
 }
 
+const DEDUPE_OPTION_NAMES = { store: true, ttlMs: true, leaseMs: true, key: true } as const satisfies OptionNames<DedupeOptions>;
+
 /** `leaseMs` of the deduplicator: past the sender's patience with a handler (10 s, spec part 8), within its first retry's delay (30 s). */
 const DEFAULT_DEDUPE_LEASE_MS = 30_000;
 
@@ -207,7 +216,7 @@ export function defaultDedupeKey(event: WebhookEvent): string | undefined {
  * operator rule 3). Give it to an adapter as `dedupe`: a repeat is answered 200 without calling
  * `onEvent`, and a failed `onEvent` releases its key so the retry is handled.
  *
- * @throws `ConfigurationError` (of `mobile-partner-sdk`) when `ttlMs` or `leaseMs` is not a whole number of milliseconds, at least 1.
+ * @throws `ConfigurationError` (of `mobile-partner-sdk`) for an unknown option, or when `ttlMs` or `leaseMs` is not a whole number of milliseconds, at least 1.
  *
  * @example
  * ```ts
@@ -221,6 +230,7 @@ export function defaultDedupeKey(event: WebhookEvent): string | undefined {
  * ```
  */
 export function createDeduplicator(options: DedupeOptions = {}): Deduplicator {
+  refuseUnknownOptions(options, DEDUPE_OPTION_NAMES, 'createDeduplicator');
   const store = options.store ?? new MemoryDedupeStore();
   const ttlMs = checkMs(options.ttlMs, 'ttlMs') ?? DEFAULT_DEDUPE_TTL_MS;
   const leaseMs = checkMs(options.leaseMs, 'leaseMs') ?? DEFAULT_DEDUPE_LEASE_MS;

@@ -2,7 +2,8 @@ import { WebhookSignatureError } from '../core/errors.js';
 import { readHeader, DELIVERY_HEADER, EVENT_HEADER, type DeliveryHeaders } from './headers.js';
 import { classifyEvent, jsonObjectSchema, smsEventSchema, voiceTestCompletedSchema, type DeliveryInfo, type WebhookEvent } from './event-types.js';
 import type { RawBody } from './raw-body.js';
-import type { VerifyOptions } from './signature-check.js';
+import { VERIFY_OPTION_NAMES, type VerifyOptions } from './signature-check.js';
+import type { OptionNames } from '../shared/option-names.js';
 
 /** Options of {@link constructEvent} and {@link constructEventAsync}: the verification's, and how to read the body. */
 export interface ConstructEventOptions extends VerifyOptions {
@@ -12,6 +13,9 @@ export interface ConstructEventOptions extends VerifyOptions {
    */
   fallbackType?: 'sms' | 'voice';
 }
+
+/** The names {@link ConstructEventOptions} takes, refused otherwise (ConfigurationError). */
+export const CONSTRUCT_EVENT_OPTION_NAMES = { ...VERIFY_OPTION_NAMES, fallbackType: true } as const satisfies OptionNames<ConstructEventOptions>;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 

@@ -1,9 +1,10 @@
 import type { WebhookEvent } from './event-types.js';
-import { eventFromBody, type ConstructEventOptions } from './event-body.js';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import { CONSTRUCT_EVENT_OPTION_NAMES, eventFromBody, type ConstructEventOptions } from './event-body.js';
 import { readHeader, SIGNATURE_HEADER, type DeliveryHeaders } from './headers.js';
 import type { RawBody } from './raw-body.js';
 import type { AsyncWebhookSecretSource } from './signature-check.js';
-import { verifySignatureAsync } from './verify-async.js';
+import { verifyWithWebCrypto } from './verify-async.js';
 
 /**
  * `constructEvent` with Web Crypto (see {@link verifySignatureAsync}): the same checks, the
@@ -14,7 +15,8 @@ import { verifySignatureAsync } from './verify-async.js';
  * const event = await constructEventAsync(await request.text(), request.headers, env.SIGNING_SECRET);
  * ```
  *
- * @throws {WebhookSignatureError} (as a rejection) with a machine-readable `reason`.
+ * @throws {WebhookSignatureError} (as a rejection) with a machine-readable `reason`; a
+ * `ConfigurationError` for an unknown option.
  */
 export async function constructEventAsync(
   rawBody: RawBody,
@@ -22,6 +24,7 @@ export async function constructEventAsync(
   secret: AsyncWebhookSecretSource,
   options: ConstructEventOptions = {},
 ): Promise<WebhookEvent> {
-  const { timestamp } = await verifySignatureAsync(rawBody, readHeader(headers, SIGNATURE_HEADER), secret, options);
+  refuseUnknownOptions(options, CONSTRUCT_EVENT_OPTION_NAMES, 'constructEventAsync');
+  const { timestamp } = await verifyWithWebCrypto(rawBody, readHeader(headers, SIGNATURE_HEADER), secret, options);
   return eventFromBody(rawBody, headers, timestamp, options);
 }

@@ -1,9 +1,10 @@
 import type { WebhookEvent } from './event-types.js';
-import { eventFromBody, type ConstructEventOptions } from './event-body.js';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import { CONSTRUCT_EVENT_OPTION_NAMES, eventFromBody, type ConstructEventOptions } from './event-body.js';
 import { readHeader, SIGNATURE_HEADER, type DeliveryHeaders } from './headers.js';
 import type { RawBody } from './raw-body.js';
 import type { WebhookSecretSource } from './signature-check.js';
-import { verifySignature } from './verify.js';
+import { verifyWithNodeCrypto } from './verify.js';
 
 /**
  * Verifies a delivery (see {@link verifySignature}), then parses the JSON body into a typed
@@ -12,6 +13,7 @@ import { verifySignature } from './verify.js';
  * `invalid_payload`: one error class covers every reason to refuse a delivery.
  *
  * @throws {WebhookSignatureError} with a machine-readable `reason`.
+ * @throws `ConfigurationError` for an unknown option, naming it and the nearest known one.
  * @example
  * ```ts
  * import type { IncomingHttpHeaders } from 'node:http';
@@ -29,6 +31,7 @@ export function constructEvent(
   secret: WebhookSecretSource,
   options: ConstructEventOptions = {},
 ): WebhookEvent {
-  const { timestamp } = verifySignature(rawBody, readHeader(headers, SIGNATURE_HEADER), secret, options);
+  refuseUnknownOptions(options, CONSTRUCT_EVENT_OPTION_NAMES, 'constructEvent');
+  const { timestamp } = verifyWithNodeCrypto(rawBody, readHeader(headers, SIGNATURE_HEADER), secret, options);
   return eventFromBody(rawBody, headers, timestamp, options);
 }

@@ -1,12 +1,16 @@
 import { hmacSha256Hex } from './hmac.js';
 import { WebhookSignatureError } from '../core/errors.js';
 import { toRawBytes, type RawBody } from './raw-body.js';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import type { OptionNames } from '../shared/option-names.js';
 
 /** Options of {@link signPayload}. */
 export interface SignOptions {
   /** Unix seconds to sign with; default now. */
   timestamp?: number;
 }
+
+const SIGN_OPTION_NAMES = { timestamp: true } as const satisfies OptionNames<SignOptions>;
 
 /**
  * 11 digits of seconds reach the year 5138, while Date.now() has had 13 digits since 2001: a
@@ -21,6 +25,7 @@ const LATEST_PLAUSIBLE_SECONDS = 99_999_999_999;
  * With several secrets, one v1 per secret, as during a rotation.
  */
 export function signPayload(rawBody: RawBody, secret: string | readonly string[], options: SignOptions = {}): string {
+  refuseUnknownOptions(options, SIGN_OPTION_NAMES, 'signPayload');
   const body = toRawBytes(rawBody);
   const secrets = typeof secret === 'string' ? [secret] : [...secret];
   if (secrets.length === 0 || secrets.some((item) => typeof item !== 'string' || item.length === 0)) {

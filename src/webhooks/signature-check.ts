@@ -1,5 +1,6 @@
 import { DEFAULT_TOLERANCE_SECONDS } from '../core/defaults.js';
 import { WebhookSignatureError } from '../core/errors.js';
+import type { OptionNames } from '../shared/option-names.js';
 import { canonicalTimestamp, digitsValue, DIGEST_HEX_LENGTH, headerValue, lowercaseHex, maxLengthOf, parseHeader } from './signature-header.js';
 
 /**
@@ -36,6 +37,9 @@ export interface VerifyOptions {
    */
   maxHeaderLength?: number;
 }
+
+/** The names {@link VerifyOptions} takes, refused otherwise (ConfigurationError). */
+export const VERIFY_OPTION_NAMES = { toleranceSeconds: true, now: true, maxHeaderLength: true } as const satisfies OptionNames<VerifyOptions>;
 
 /** What a successful verification tells: when the delivery was signed, and with which secret. */
 export interface VerifiedSignature {

@@ -1,8 +1,10 @@
+import { refuseUnknownOptions } from '../core/unknown-options.js';
 import { toRawBytes, type RawBody } from './raw-body.js';
 import {
   beginCheck,
   finishCheck,
   resolveSecretAsync,
+  VERIFY_OPTION_NAMES,
   type AsyncWebhookSecretSource,
   type VerifiedSignature,
   type VerifyOptions,
@@ -52,14 +54,25 @@ async function hmacHex(subtle: SubtleCrypto, key: string, message: Uint8Array<Ar
  * const { timestamp } = await verifySignatureAsync(await request.text(), request.headers.get('x-service-signature'), secret);
  * ```
  *
- * @throws {WebhookSignatureError} (as a rejection) with a machine-readable `reason`; an `Error`
- * only when the runtime has no Web Crypto.
+ * @throws {WebhookSignatureError} (as a rejection) with a machine-readable `reason`; a
+ * `ConfigurationError` for an unknown option; an `Error` only when the runtime has no Web Crypto.
  */
 export async function verifySignatureAsync(
   rawBody: RawBody,
   signatureHeader: string | readonly string[] | null | undefined,
   secret: AsyncWebhookSecretSource,
   options?: VerifyOptions,
+): Promise<VerifiedSignature> {
+  refuseUnknownOptions(options, VERIFY_OPTION_NAMES, 'verifySignatureAsync');
+  return verifyWithWebCrypto(rawBody, signatureHeader, secret, options);
+}
+
+/** {@link verifySignatureAsync} once its options are known to be options: `constructEventAsync`'s add their own. */
+export async function verifyWithWebCrypto(
+  rawBody: RawBody,
+  signatureHeader: string | readonly string[] | null | undefined,
+  secret: AsyncWebhookSecretSource,
+  options: VerifyOptions | undefined,
 ): Promise<VerifiedSignature> {
   const body = toRawBytes(rawBody);
   const check = beginCheck(signatureHeader, await resolveSecretAsync(secret), options);

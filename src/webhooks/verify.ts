@@ -1,6 +1,15 @@
 import { hmacSha256Hex } from './hmac.js';
 import { toRawBytes, type RawBody } from './raw-body.js';
-import { beginCheck, finishCheck, resolveSecret, type VerifiedSignature, type VerifyOptions, type WebhookSecretSource } from './signature-check.js';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import {
+  beginCheck,
+  finishCheck,
+  resolveSecret,
+  VERIFY_OPTION_NAMES,
+  type VerifiedSignature,
+  type VerifyOptions,
+  type WebhookSecretSource,
+} from './signature-check.js';
 
 export type { VerifiedSignature, VerifyOptions, WebhookSecretSource } from './signature-check.js';
 
@@ -16,9 +25,11 @@ const oneDigest: string[] = [''];
  * returning either, called on each verification.
  *
  * Arguments are also checked at run time (a parsed object as body, a missing header or
- * secret), so plain JavaScript callers get the same clear errors.
+ * secret, an unknown option), so plain JavaScript callers get the same clear errors.
  *
- * @throws {WebhookSignatureError} with a machine-readable `reason`; never anything else.
+ * @throws {WebhookSignatureError} with a machine-readable `reason` for every delivery it refuses.
+ * @throws `ConfigurationError` for an unknown option (`tolerance` for `toleranceSeconds`): a
+ * mistake of the receiver's code, not of the delivery, so not a refusal of it.
  * @example
  * ```ts
  * import { verifySignature, WebhookSignatureError } from 'mobile-partner-sdk';
@@ -39,6 +50,17 @@ export function verifySignature(
   signatureHeader: string | readonly string[] | null | undefined,
   secret: WebhookSecretSource,
   options?: VerifyOptions,
+): VerifiedSignature {
+  refuseUnknownOptions(options, VERIFY_OPTION_NAMES, 'verifySignature');
+  return verifyWithNodeCrypto(rawBody, signatureHeader, secret, options);
+}
+
+/** {@link verifySignature} once its options are known to be options: `constructEvent`'s add their own. */
+export function verifyWithNodeCrypto(
+  rawBody: RawBody,
+  signatureHeader: string | readonly string[] | null | undefined,
+  secret: WebhookSecretSource,
+  options: VerifyOptions | undefined,
 ): VerifiedSignature {
   const body = toRawBytes(rawBody);
   const check = beginCheck(signatureHeader, resolveSecret(secret), options);

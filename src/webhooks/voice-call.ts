@@ -3,6 +3,8 @@ import { positiveIntegerProblem } from '../shared/integer-option.js';
 import { checkOption } from './options.js';
 import { jsonObjectSchema } from './event-types.js';
 import { PcmDecoder } from './pcm.js';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import type { OptionNames } from '../shared/option-names.js';
 
 /** A message as the `ws` library hands it over, depending on `binaryType` and fragmentation. */
 export type VoiceSocketData = Buffer | ArrayBuffer | Buffer[];
@@ -70,6 +72,9 @@ export interface VoiceCallOptions {
   maxQueuedFrames?: number;
 }
 
+/** The names {@link VoiceCallOptions} takes, refused otherwise (ConfigurationError). */
+export const VOICE_CALL_OPTION_NAMES = { maxQueuedFrames: true } as const satisfies OptionNames<VoiceCallOptions>;
+
 type Pending = { resolve: (result: IteratorResult<VoiceStreamFrame>) => void; reject: (error: unknown) => void };
 
 function toBytes(data: VoiceSocketData): Uint8Array {
@@ -113,6 +118,7 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
   #resolveHandshake!: (handshake: VoiceHandshake | undefined) => void;
 
   constructor(socket: VoiceSocket, request: IncomingMessage, options: VoiceCallOptions = {}) {
+    refuseUnknownOptions(options, VOICE_CALL_OPTION_NAMES, 'VoiceCall');
     this.#socket = socket;
     this.request = request;
     // Compared with the queue's length: NaN or a string would never be reached, and the queue would grow without bound.

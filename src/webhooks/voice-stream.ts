@@ -5,7 +5,9 @@ import { listen } from '../shared/listen.js';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { ConfigurationError } from '../core/errors.js';
-import { VoiceCall, type VoiceCallOptions } from './voice-call.js';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import type { OptionNames } from '../shared/option-names.js';
+import { VOICE_CALL_OPTION_NAMES, VoiceCall, type VoiceCallOptions } from './voice-call.js';
 
 type WsModule = typeof import('ws');
 
@@ -44,6 +46,14 @@ export interface VoiceStreamOptions extends VoiceCallOptions {
   maxPayloadBytes?: number;
 }
 
+const RECEIVER_OPTION_NAMES = {
+  ...VOICE_CALL_OPTION_NAMES,
+  path: true,
+  authorize: true,
+  onCall: true,
+  maxPayloadBytes: true,
+} as const satisfies OptionNames<VoiceStreamOptions>;
+
 /**
  * Accepts the service's outbound WebSocket connections to `voiceStreamUrl` (spec part 4,
  * registration rule 2) on a server you already run:
@@ -61,8 +71,12 @@ export class VoiceStreamReceiver {
   #wakeConsumer: (() => void) | undefined;
   #closed = false;
 
-  /** @throws `ConfigurationError` when `maxPayloadBytes` or `maxQueuedFrames` is not a positive integer. */
+  /**
+   * @throws {@link ConfigurationError} for an unknown option, naming it and the nearest known one,
+   * or when `maxPayloadBytes` or `maxQueuedFrames` is not a positive integer.
+   */
   constructor(options: VoiceStreamOptions = {}) {
+    refuseUnknownOptions(options, RECEIVER_OPTION_NAMES, 'VoiceStreamReceiver');
     checkOption('VoiceStreamReceiver', 'maxPayloadBytes', options.maxPayloadBytes, positiveIntegerProblem);
     checkOption('VoiceStreamReceiver', 'maxQueuedFrames', options.maxQueuedFrames, positiveIntegerProblem);
     this.#options = options;
@@ -115,7 +129,7 @@ export class VoiceStreamReceiver {
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      const call = new VoiceCall(ws, request, this.#options);
+      const call = new VoiceCall(ws, request, { maxQueuedFrames: this.#options.maxQueuedFrames });
       this.#live.add(call);
       ws.once('close', () => this.#live.delete(call));
       if (this.#options.onCall) {
@@ -191,6 +205,8 @@ export interface VoiceStreamServerOptions extends VoiceStreamOptions {
   host?: string;
 }
 
+const SERVER_OPTION_NAMES = { ...RECEIVER_OPTION_NAMES, port: true, host: true } as const satisfies OptionNames<VoiceStreamServerOptions>;
+
 /** A listening voice-stream server, from {@link createVoiceStreamServer}. */
 export interface VoiceStreamServer {
   /** `ws://host:port/path`, for the registration's voiceStreamUrl. */
@@ -209,14 +225,16 @@ export interface VoiceStreamServer {
 
 /**
  * A stand-alone HTTP server that only accepts voice streams. Rejects with a
- * {@link ConfigurationError} naming `npm install ws` when that optional peer is not installed, or
- * naming an option out of its range (`port` an integer 0..65535) before anything listens.
+ * {@link ConfigurationError} naming `npm install ws` when that optional peer is not installed,
+ * or naming an unknown option (and the nearest known one) or an option out of its range (`port`
+ * an integer 0..65535) before anything listens.
  */
 export async function createVoiceStreamServer(options: VoiceStreamServerOptions = {}): Promise<VoiceStreamServer> {
+  refuseUnknownOptions(options, SERVER_OPTION_NAMES, 'createVoiceStreamServer');
   // listen() would also take a string ('8080', ' 80 ', '0x50') and read it with Number().
   checkOption('createVoiceStreamServer', 'port', options.port, (value) => integerProblem(value, 0, 65_535));
-  const host = options.host ?? '127.0.0.1';
-  const receiver = await new VoiceStreamReceiver(options).ready();
+  const { port: _port, host = '127.0.0.1', ...receiverOptions } = options;
+  const receiver = await new VoiceStreamReceiver(receiverOptions).ready();
   const server = createServer((_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' });
     res.end('WebSocket upgrade required');

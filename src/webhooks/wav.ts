@@ -1,5 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
+import { refuseUnknownOptions } from '../core/unknown-options.js';
+import type { OptionNames } from '../shared/option-names.js';
 import { encodePcm16le, VOICE_SAMPLE_RATE } from './pcm.js';
 
 /** The format written by {@link toWav}, {@link writeWav} and {@link wavHeader}; samples are always 16-bit. */
@@ -10,10 +12,14 @@ export interface WavOptions {
   channels?: number;
 }
 
+/** Refused otherwise, with a ConfigurationError naming the option and the nearest known one. */
+const WAV_OPTION_NAMES = { sampleRate: true, channels: true } as const satisfies OptionNames<WavOptions>;
+
 const HEADER_BYTES = 44;
 
 /** The 44-byte RIFF/WAVE header of 16-bit PCM with `dataBytes` of samples after it. */
 export function wavHeader(dataBytes: number, options: WavOptions = {}): Buffer {
+  refuseUnknownOptions(options, WAV_OPTION_NAMES, 'wavHeader');
   const sampleRate = options.sampleRate ?? VOICE_SAMPLE_RATE;
   const channels = options.channels ?? 1;
   const blockAlign = channels * 2;
@@ -36,6 +42,7 @@ export function wavHeader(dataBytes: number, options: WavOptions = {}): Buffer {
 
 /** A whole WAV file in memory, from chunks of samples (such as `call.audio()` of a {@link VoiceCall}). */
 export async function toWav(samples: Iterable<Int16Array> | AsyncIterable<Int16Array>, options: WavOptions = {}): Promise<Buffer> {
+  refuseUnknownOptions(options, WAV_OPTION_NAMES, 'toWav');
   const parts: Buffer[] = [];
   let size = 0;
   for await (const frame of samples) {
@@ -66,6 +73,7 @@ export async function writeWav(
   samples: Iterable<Int16Array> | AsyncIterable<Int16Array>,
   options: WavOptions = {},
 ): Promise<number> {
+  refuseUnknownOptions(options, WAV_OPTION_NAMES, 'writeWav');
   if (typeof destination !== 'string') {
     const file = await toWav(samples, options);
     await waitWritable(destination, file);

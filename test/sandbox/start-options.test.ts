@@ -207,7 +207,8 @@ describe('startSandbox() options', () => {
     expect(() => createSandbox({ port: 4010 } as never)).toThrow(TypeError);
     expect(() => createSandbox({ port: 4010 } as never)).toThrow(/unknown sandbox option port/);
     expect(() => createSandbox({ host: '0.0.0.0' } as never)).toThrow(/unknown sandbox option host/);
-    expect(() => createSandbox({ simCont: 30 } as never)).toThrow(/unknown sandbox option simCont \(allowed: seed, simCount/);
+    expect(() => createSandbox({ simCont: 30 } as never)).toThrow('unknown sandbox option simCont: did you mean simCount?');
+    expect(() => createSandbox({ colour: 'red' } as never)).toThrow(/^unknown sandbox option colour \(allowed: seed, simCount, /);
   });
 
   it('takes every accepted form: port 0 picks a free port, bracketed IPv6, dates as Date, ISO 8601 or epoch ms', async () => {

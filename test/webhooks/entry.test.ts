@@ -41,17 +41,19 @@ describe('mobile-partner-sdk/webhooks entry', () => {
     const files = reachable('src/webhooks/index.ts');
     expect(files).toContain('src/webhooks/verify.ts');
     const outside = files.filter((file) => !file.startsWith('src/webhooks/'));
-    // The error classes, the code unions they are typed with, the list of default numbers, and
-    // the shared modules that import nothing: the grammar of header numbers (a delivery's
-    // Content-Length), that of integer options, and the voice-stream receiver's server starter.
-    // Nothing of the pipeline.
+    // The error classes, the code unions they are typed with, the list of default numbers, the
+    // refusal of unknown options and its wording, and the shared modules that import nothing: the
+    // grammar of header numbers (a delivery's Content-Length), that of integer options, and the
+    // voice-stream receiver's server starter. Nothing of the pipeline.
     expect(outside).toEqual([
       'src/core/defaults.ts',
       'src/core/error-codes.ts',
       'src/core/errors.ts',
+      'src/core/unknown-options.ts',
       'src/shared/http-grammar.ts',
       'src/shared/integer-option.ts',
       'src/shared/listen.ts',
+      'src/shared/option-names.ts',
     ]);
   });
 

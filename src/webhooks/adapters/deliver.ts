@@ -5,10 +5,12 @@ import { WebhookSignatureError } from '../../core/errors.js';
 import { parseDigits } from '../../shared/http-grammar.js';
 import { type Deduplicator, type EventClaim, EventInProgressError } from '../dedupe.js';
 import type { WebhookEvent } from '../event-types.js';
-import type { ConstructEventOptions } from '../event-body.js';
+import { CONSTRUCT_EVENT_OPTION_NAMES, type ConstructEventOptions } from '../event-body.js';
 import { WebhookHandlerError } from '../handler-error.js';
 import type { DeliveryHeaders } from '../headers.js';
 import { checkSecrets, resolveSecretAsync, type AsyncWebhookSecretSource, type WebhookSecret } from '../signature-check.js';
+import { refuseUnknownOptions } from '../../core/unknown-options.js';
+import type { OptionNames } from '../../shared/option-names.js';
 
 /**
  * Options of the framework adapters ({@link createNodeHandler}, {@link webhookMiddleware},
@@ -50,6 +52,17 @@ export interface WebhookHandlerOptions extends Omit<ConstructEventOptions, 'now'
   maxBodyBytes?: number;
 }
 
+const HANDLER_OPTION_NAMES = {
+  ...CONSTRUCT_EVENT_OPTION_NAMES,
+  secret: true,
+  onEvent: true,
+  dedupe: true,
+  awaitHandler: true,
+  onError: true,
+  now: true,
+  maxBodyBytes: true,
+} as const satisfies OptionNames<WebhookHandlerOptions>;
+
 export interface DeliveryAnswer {
   status: number;
   body: Readonly<Record<string, unknown>>;
@@ -70,12 +83,15 @@ export const answers = {
 /**
  * Checked when an adapter is made, so that a missing secret (an unset environment variable is
  * the usual cause) stops the receiver at start-up instead of answering every delivery 400.
+ * `adapter` names the function that was called, for the error of an unknown option.
  *
+ * @throws {ConfigurationError} for an unknown option, naming it and the nearest known one
  * @throws {WebhookSignatureError} reason `invalid_secret`
  * @throws {TypeError} when `onEvent` is not a function
  * @throws `ConfigurationError` when `maxBodyBytes` is not a positive integer
  */
-export function checkHandlerOptions(options: WebhookHandlerOptions): void {
+export function checkHandlerOptions(options: WebhookHandlerOptions, adapter: string): void {
+  refuseUnknownOptions(options, HANDLER_OPTION_NAMES, adapter);
   const secret = (options as Partial<WebhookHandlerOptions> | undefined)?.secret;
   // A function is called, and its answer checked, for each delivery.
   if (typeof secret !== 'function') checkSecrets(secret);
@@ -172,10 +188,10 @@ export async function deliver(
 ): Promise<DeliveryAnswer> {
   let event: WebhookEvent;
   try {
-    const { now, secret: source, ...rest } = options;
+    const { now, secret: source, toleranceSeconds, maxHeaderLength, fallbackType } = options;
     const secret = await resolveSecretAsync(source);
     checkSecrets(secret);
-    event = await construct(rawBody, headers, secret, now ? { ...rest, now: now() } : rest);
+    event = await construct(rawBody, headers, secret, { toleranceSeconds, maxHeaderLength, fallbackType, now: now?.() });
   } catch (error) {
     if (!(error instanceof WebhookSignatureError)) {
       report(options, new WebhookHandlerError('verify', error));

@@ -41,7 +41,7 @@ function isRaw(value: unknown): value is string | Uint8Array {
 export function webhookMiddleware(
   options: WebhookHandlerOptions,
 ): (req: ExpressLikeRequest, res: ServerResponse, next: (error?: unknown) => void) => Promise<void> {
-  checkHandlerOptions(options);
+  checkHandlerOptions(options, 'webhookMiddleware');
   return async (req, res, next) => {
     try {
       if (isRaw(req.rawBody)) return await handleNodeRequest(req, res, options, req.rawBody);

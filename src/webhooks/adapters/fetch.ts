@@ -61,7 +61,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
  * ```
  */
 export function createFetchHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response> {
-  checkHandlerOptions(options);
+  checkHandlerOptions(options, 'createFetchHandler');
   return async (request) => {
     if (request.method !== 'POST') return respond(answers.methodNotAllowed, { allow: 'POST' });
     const body = await readLimited(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);

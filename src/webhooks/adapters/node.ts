@@ -92,7 +92,7 @@ export async function handleNodeRequest(
  * ```
  */
 export function createNodeHandler(options: WebhookHandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  checkHandlerOptions(options);
+  checkHandlerOptions(options, 'createNodeHandler');
   return async (req, res) => {
     if (req.method !== 'POST') {
       req.resume();
