@@ -184,6 +184,7 @@ export class PartnerClient {
     }
     return new ApiPromise(
       this.#transport.send<T>({
+        operation: 'request',
         method,
         path: wirePath,
         route: `${method} ${wirePath}`,

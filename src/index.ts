@@ -25,6 +25,7 @@ export type { RateLimiter, Admission, LimiterContext } from './core/rate-limit.j
 export type { DiagnosticsRequest, RequestEndMessage, RequestErrorMessage, RequestStartMessage } from './core/diagnostics.js';
 export { REQUEST_END_CHANNEL, REQUEST_ERROR_CHANNEL, REQUEST_START_CHANNEL } from './core/diagnostics.js';
 export type { RequestOptions, ResponseInfo, RateLimitInfo, PageMeta, HttpMethod, Query } from './core/request.js';
+export type { Middleware, MiddlewareContext, MiddlewareNext, MiddlewareRequest } from './core/middleware.js';
 export { Page, PagePromise } from './core/pagination.js';
 export { TransactionHandle } from './core/polling.js';
 export type { WaitOptions } from './core/polling.js';

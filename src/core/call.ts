@@ -13,7 +13,9 @@ import type { ApiResult, RequestSpec } from './request.js';
 import { retryDelayMs, withRetries } from './retry.js';
 import { type Sleepers, monotonicNow } from './sleep.js';
 import { urlParsingAltersPath } from './validate.js';
-import type { Wire, WireResponse } from './wire.js';
+import type { Wire, WireRequest, WireResponse } from './wire.js';
+import { type Middleware, sendThroughChain } from './middleware.js';
+import type { Logger } from './options.js';
 import { WritePolicy, markMayHaveSucceeded } from './write-policy.js';
 
 /** What every call of one client's transport shares: resolved once, on the first call. */
@@ -43,6 +45,12 @@ export interface TransportContext {
   maxServerWaitMs: number;
   /** The transport's one seam for instrumentation; read when each call starts. */
   observer: CallObserver | undefined;
+  /** The client's middleware, run around every attempt; undefined when it has none. */
+  middleware: readonly Middleware[] | undefined;
+  /** The client's logger as a middleware sees it. */
+  middlewareLogger: Logger;
+  /** The largest answer body read, from a middleware's Response as from the wire. */
+  maxResponseBytes: number;
 }
 
 function serializeBody(body: unknown, route: string): string {
@@ -86,6 +94,10 @@ export class Call<T> {
   readonly #observation: CallObservation | undefined;
   /** The status of the last answer read, for the observer. */
   #lastStatus: number | undefined;
+  /** The client's middleware, then the call's; undefined when there is none (the path without them). */
+  readonly #middleware: readonly Middleware[] | undefined;
+  /** An error a middleware threw of its own: the call ends with it, unretried. */
+  #middlewareFailure: unknown;
 
   constructor(context: TransportContext, spec: RequestSpec<T>, retrySafe?: boolean) {
     const options = spec.options;
@@ -117,6 +129,8 @@ export class Call<T> {
     if (writes.idempotencyKey !== undefined) headers['idempotency-key'] = writes.idempotencyKey;
     this.#headers = headers;
     this.#writes = writes;
+    const own = options?.middleware;
+    this.#middleware = own?.length ? [...(context.middleware ?? []), ...own] : context.middleware;
     this.#lifetime = new CallLifetime(spec.route, options?.signal, options?.timeoutMs ?? context.timeoutMs, this.#maxRetries, context.ownsLimiter);
     const observer = context.observer;
     this.#observation = observer?.enabled
@@ -268,7 +282,7 @@ export class Call<T> {
   async beforeRetry(error: unknown, retryIndex: number): Promise<boolean> {
     const lifetime = this.#lifetime;
     lifetime.throwIfCut();
-    if (lifetime.aborted || this.#tokenFailed || !this.#writes.mayRetry(error)) return false;
+    if (lifetime.aborted || this.#tokenFailed || error === this.#middlewareFailure || !this.#writes.mayRetry(error)) return false;
     // undefined: the server asked for more than maxServerWaitMs; the call fails with its answer.
     const delayMs = retryDelayMs(error, retryIndex, this.#context.maxServerWaitMs);
     if (delayMs === undefined || !lifetime.endsInTime(delayMs)) return false;
@@ -298,19 +312,34 @@ export class Call<T> {
     this.#sends++;
     this.#observation?.attempt(this.#sends, this.#headers);
     const signal = lifetime.beginAttempt();
+    const request = { method: this.#spec.method, origin: context.origin, path: this.#path, headers: this.#headers, body: this.#body, signal };
     try {
-      return await context.wire.send({
-        method: this.#spec.method,
-        origin: context.origin,
-        path: this.#path,
-        headers: this.#headers,
-        body: this.#body,
-        signal,
-      });
+      return await (this.#middleware === undefined ? context.wire.send(request) : this.#throughMiddleware(this.#middleware, request));
     } catch (error) {
+      if (error === this.#middlewareFailure) throw error;
       throw lifetime.attemptFailure(error, this.#sends, context.origin, context.scrubber);
     } finally {
       lifetime.endAttempt();
     }
+  }
+
+  #throughMiddleware(middleware: readonly Middleware[], request: WireRequest): Promise<WireResponse> {
+    const context = this.#context;
+    const spec = this.#spec;
+    return sendThroughChain({
+      middleware,
+      wire: context.wire,
+      request,
+      context: {
+        operation: spec.operation,
+        route: spec.route,
+        attempt: this.#sends,
+        idempotencyKey: this.#writes.idempotencyKey,
+        logger: context.middlewareLogger,
+      },
+      maxResponseBytes: context.maxResponseBytes,
+      failure: (error, origin) => this.#lifetime.attemptFailure(error, this.#sends, origin, context.scrubber),
+      ownFailure: (error) => (this.#middlewareFailure = error),
+    });
   }
 }

@@ -283,6 +283,13 @@ export function limitsIssues(value: Record<string, unknown>, path: string): Vali
 
 type Check = (value: unknown) => Problem;
 
+/** An array of functions, each `(request, next, context) => Promise<Response>`. */
+function middlewareProblem(value: unknown): Problem {
+  if (!Array.isArray(value)) return `must be an array of middleware functions (got ${describe(value)})`;
+  const index = value.findIndex((item) => typeof item !== 'function');
+  return index < 0 ? undefined : `must be an array of middleware functions (item ${index} is ${describe(value[index])})`;
+}
+
 /** The grammar of each scalar client option; headers and rateLimit have their own walkers below. */
 const clientOptionChecks = {
   baseUrl: baseUrlProblem,
@@ -300,6 +307,7 @@ const clientOptionChecks = {
   // 0 means "never wait on the server"; longer than the timer range is waited by chained timers.
   maxServerWaitMs: (value) => integerProblem(value, 0, Number.MAX_SAFE_INTEGER),
   propagateTraceContext: booleanProblem,
+  middleware: middlewareProblem,
 } satisfies { [K in keyof ClientOptions]?: Check };
 
 const CLIENT_OPTION_NAMES = { ...clientOptionChecks, rateLimit: true, defaultHeaders: true } satisfies OptionNames<ClientOptions, unknown>;
@@ -345,6 +353,7 @@ export const REQUEST_OPTION_NAMES = {
   timeoutMs: true,
   maxRetries: true,
   headers: true,
+  middleware: true,
 } as const satisfies OptionNames<RequestOptions>;
 
 /**
@@ -367,8 +376,9 @@ export function checkRequestOptions(options: object, context: string): void {
   const add = (path: string, message: Problem): void => {
     if (message) (issues ??= []).push({ path, message });
   };
-  const { timeoutMs, maxRetries, idempotencyKey, signal, headers } = record;
+  const { timeoutMs, maxRetries, idempotencyKey, signal, headers, middleware } = record;
   if (timeoutMs !== undefined) add('timeoutMs', millisecondsProblem(timeoutMs));
+  if (middleware !== undefined) add('middleware', middlewareProblem(middleware));
   if (maxRetries !== undefined) add('maxRetries', maxRetriesProblem(maxRetries));
   if (idempotencyKey !== undefined) add('idempotencyKey', idempotencyKeyProblem(idempotencyKey));
   if (signal !== undefined) add('signal', signalProblem(signal));

@@ -50,6 +50,7 @@ export type ErrorCode =
 export type ClientErrorCode =
   | 'CONNECTION_ERROR'
   | 'TIMEOUT'
+  | 'RETRYABLE'
   | 'REQUEST_VALIDATION_ERROR'
   | 'RESPONSE_VALIDATION_ERROR'
   | 'INVALID_RESPONSE'

@@ -320,6 +320,26 @@ export class TimeoutError extends ConnectionError {
 }
 
 /**
+ * Thrown by a middleware to have its attempt retried, under the rules a failed connection is
+ * retried by (`maxRetries`, backoff, the call's deadline; a write that may have reached the
+ * server only when idempotency covers it). Any other error a middleware throws ends the call as it is.
+ *
+ * @group Errors
+ */
+export class RetryableError extends ConnectionError {
+  override name = 'RetryableError';
+  override readonly code: ClientErrorCode = 'RETRYABLE';
+  /**
+   * @param message What went wrong, for the logs and, when no retry is left, the caller.
+   * @param options `cause`: what the middleware caught. `requestNotSent` is set by the client:
+   *   true when the middleware threw before its attempt's request was sent on.
+   */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/**
  * The client was closed: a call made after `close()` or `destroy()`, or one cut by `destroy()`
  * or by `close({ timeoutMs })` running out, wherever it was (in flight, in a retry wait, in the
  * rate limiter's queue, waiting for a token).

@@ -1,3 +1,4 @@
+import type { Middleware } from './middleware.js';
 import type { Dispatcher } from 'undici';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -63,6 +64,12 @@ export interface ClientOptions {
   rateLimit?: RateLimitOptions | RateLimiter | false | undefined;
   /** A WHATWG fetch; when given it replaces the built-in undici transport. */
   fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * Functions run around every attempt of every call, the token exchange included, first to last
+   * ({@link Middleware}): a header of your own, logging, a cache, a stub. A call's own
+   * `middleware` runs inside these.
+   */
+  middleware?: readonly Middleware[] | undefined;
   /** An undici Dispatcher (proxy, custom pool) for the built-in transport. */
   dispatcher?: Dispatcher | undefined;
   /** Where the client logs; default none (silent). */

@@ -1,3 +1,4 @@
+import type { Middleware } from './middleware.js';
 import type { z } from 'zod';
 import type { TransactionWaitObservation } from './observer.js';
 
@@ -23,6 +24,11 @@ export interface RequestOptions {
    * `Idempotency-Key` are set by the client.
    */
   headers?: Record<string, string> | undefined;
+  /**
+   * Functions run around each attempt of this call, inside the client's `middleware`
+   * ({@link Middleware}); never around a token exchange the call needs.
+   */
+  middleware?: readonly Middleware[] | undefined;
 }
 
 /** The methods the API uses. */
@@ -33,6 +39,8 @@ export type Query = Record<string, string | number | boolean | null | undefined>
 
 /** What one route of the API is: declared once per endpoint by a resource. */
 export interface RouteDefinition<T> {
+  /** The method a partner calls, as middleware and telemetry name it: `'sims.list'`, `'esim.provision'`. */
+  operation: string;
   method: HttpMethod;
   /** Path template with `{name}` placeholders, e.g. `/api/v1.1/sims/{iccid}/subscription`. */
   path: string;
@@ -58,6 +66,8 @@ export interface RouteDefinition<T> {
 
 /** A route resolved for one call: placeholders filled and encoded, and what to send. */
 export interface RequestSpec<T = unknown> {
+  /** The method a partner called (`'sims.list'`); `'request'` for `client.request()`, `'auth.token'` for the exchange. */
+  operation: string;
   method: HttpMethod;
   /** The encoded path, ready for the wire. */
   path: string;
@@ -184,6 +194,7 @@ export interface CallInput {
 /** Resolves a route declaration and one call's input into what the transport sends. */
 export function toRequestSpec<T>(route: RouteDefinition<T>, input: CallInput = {}): RequestSpec<T> {
   return {
+    operation: route.operation,
     method: route.method,
     path: buildPath(route.path, input.params),
     route: `${route.method} ${route.path}`,

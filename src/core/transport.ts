@@ -236,6 +236,7 @@ export class ClientTransport implements Transport {
       limiter = new LocalRateLimiter(options.rateLimit, maxServerWaitMs);
       ownsLimiter = true;
     }
+    const logger = this.#levelLogger();
     const context: TransportContext = {
       origin: url.origin,
       basePath: basePathOf(url),
@@ -255,11 +256,15 @@ export class ClientTransport implements Transport {
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       validate: options.validateResponses !== 'off',
       baseHeaders: { 'user-agent': USER_AGENT, accept: 'application/json', ...lowerCaseHeaders(options.defaultHeaders) },
-      logger: this.#levelLogger(),
+      logger,
       scrubber,
       sleepers: new Sleepers(),
       maxServerWaitMs,
       observer: this.#observe(),
+      // A copy: the caller's array changing later does not change the calls.
+      middleware: options.middleware?.length ? [...options.middleware] : undefined,
+      middlewareLogger: logger.asLogger(),
+      maxResponseBytes,
     };
     if (!ownsLimiter && limiter?.attach) limiter.attach(this.#limiterContext(url.origin, context.logger, maxServerWaitMs));
     this.#context = context;
@@ -306,6 +311,7 @@ export class ClientTransport implements Transport {
     context.scrubber.add(this.#key);
     context.scrubber.add(this.#secret);
     const spec: RequestSpec<TokenResponse> = {
+      operation: 'auth.token',
       method: 'POST',
       path: TOKEN_PATH,
       route: `POST ${TOKEN_PATH}`,

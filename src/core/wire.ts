@@ -109,6 +109,33 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
   return utf8.decode(bytes);
 }
 
+/**
+ * A WHATWG Response as the layers above the wire see an answer: a fetch's, or one a middleware
+ * returned. A redirect is refused (never followed: the credentials and the token stay with the
+ * configured origin), and the body is read up to `maxBytes`.
+ */
+export async function readAnswer(response: Response, url: string, maxBytes: number): Promise<WireResponse> {
+  const status = response.status;
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // A browser-like fetch hands back an opaque redirect (status 0, no headers); a fetch that
+  // followed the redirect despite 'manual' is refused too, its answer unread.
+  if (isRedirect(status) || response.type === 'opaqueredirect' || response.redirected) {
+    response.body?.cancel().catch(ignore);
+    const target = response.redirected ? redirectTarget(response.url, url) : redirectTarget(headers['location'], url);
+    throw new RedirectError(isRedirect(status) ? status : 0, target);
+  }
+  // Content-Length is 1*DIGIT (RFC 9110 8.6); a malformed one is left to the byte count.
+  const declared = parseDigits(headers['content-length']);
+  if (declared !== undefined && declared > maxBytes) {
+    response.body?.cancel().catch(ignore);
+    throw new ResponseTooLargeError('body', status, maxBytes);
+  }
+  return { status, headers, body: await readCapped(response, maxBytes) };
+}
+
 /** A WHATWG fetch: the caller's (msw, a custom fetch), or the platform's outside Node (Bun, Deno, Workers, edge runtimes). */
 export class FetchWire implements Wire {
   readonly #fetch: typeof globalThis.fetch;
@@ -146,27 +173,7 @@ export class FetchWire implements Wire {
       if (errorCode(error) === HEADERS_OVERFLOW) throw new ResponseTooLargeError('headers', undefined, undefined);
       throw error;
     }
-    const status = response.status;
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    // A browser-like fetch hands back an opaque redirect (status 0, no headers); a fetch that
-    // followed the redirect despite 'manual' is refused too, its answer unread.
-    if (isRedirect(status) || response.type === 'opaqueredirect' || response.redirected) {
-      response.body?.cancel().catch(ignore);
-      const target = response.redirected
-        ? redirectTarget(response.url, request.origin)
-        : redirectTarget(headers['location'], request.origin + request.path);
-      throw new RedirectError(isRedirect(status) ? status : 0, target);
-    }
-    // Content-Length is 1*DIGIT (RFC 9110 8.6); a malformed one is left to the byte count.
-    const declared = parseDigits(headers['content-length']);
-    if (declared !== undefined && declared > this.#maxBytes) {
-      response.body?.cancel().catch(ignore);
-      throw new ResponseTooLargeError('body', status, this.#maxBytes);
-    }
-    return { status, headers, body: await readCapped(response, this.#maxBytes) };
+    return readAnswer(response, request.origin + request.path, this.#maxBytes);
   }
 
   async close(): Promise<void> {}

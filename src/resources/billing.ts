@@ -7,6 +7,7 @@ import { type Endpoint, Resource } from './endpoint.js';
 import { asyncOperation } from './transactions.js';
 
 const retrieveCreditBalance: Endpoint<CreditBalance> = {
+  operation: 'billing.retrieveCreditBalance',
   method: 'GET',
   path: '/api/v1.1/credit-balance',
   get schema() {
@@ -15,7 +16,7 @@ const retrieveCreditBalance: Endpoint<CreditBalance> = {
 };
 
 /** Answers 201 (not 202) with the transaction to poll (spec part 1 rule 7); the result is not shown. */
-const topUp = asyncOperation({ path: '/api/v1.1/top-up', body: topUpParamsSchema }, notShown);
+const topUp = asyncOperation({ operation: 'billing.topUp', path: '/api/v1.1/top-up', body: topUpParamsSchema }, notShown);
 
 /** Not shown in the spec, so whatever JSON value the server sends is kept as sent. */
 export type TopUpResult = unknown;

@@ -4,6 +4,7 @@ import { type DeviceAssignment, type DeviceAssignParams, deviceAssignmentSchema,
 import { type Endpoint, Resource } from './endpoint.js';
 
 const assignDevice: Endpoint<DeviceAssignment> = {
+  operation: 'devices.assign',
   method: 'POST',
   path: '/api/v1.1/devices/{imei}/assign',
   get schema() {

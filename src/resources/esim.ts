@@ -13,6 +13,7 @@ import { type Endpoint, Resource } from './endpoint.js';
 import { asyncOperation } from './transactions.js';
 
 const retrieveQr: Endpoint<EsimActivation> = {
+  operation: 'esim.retrieveQr',
   method: 'GET',
   path: '/api/v1.1/esim/{iccid}/qr',
   get schema() {
@@ -20,7 +21,7 @@ const retrieveQr: Endpoint<EsimActivation> = {
   },
 };
 
-const provisioning = asyncOperation({ path: '/api/v1.1/esim', body: esimProvisionParamsSchema }, esimProvisioningResultSchema);
+const provisioning = asyncOperation({ operation: 'esim.provision', path: '/api/v1.1/esim', body: esimProvisionParamsSchema }, esimProvisioningResultSchema);
 
 /**
  * `client.esim`: eSIM provisioning (asynchronous) and activation QR codes.

@@ -4,6 +4,7 @@ import { type Order, orderSchema } from '../schemas/records.js';
 import { type Endpoint, Resource } from './endpoint.js';
 
 const retrieveOrder: Endpoint<Order> = {
+  operation: 'orders.retrieve',
   method: 'GET',
   path: '/api/v1.1/orders/{id}',
   get schema() {

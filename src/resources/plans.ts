@@ -7,6 +7,7 @@ import { type Endpoint, Resource } from './endpoint.js';
 import { asyncOperation } from './transactions.js';
 
 const retrievePlan: Endpoint<Plan> = {
+  operation: 'plans.retrieve',
   method: 'GET',
   path: '/api/v1.1/plans/{planId}',
   get schema() {
@@ -15,6 +16,7 @@ const retrievePlan: Endpoint<Plan> = {
 };
 
 const purchasePlan: Endpoint<PlanPurchase> = {
+  operation: 'plans.purchase',
   method: 'POST',
   path: '/api/v1.1/plans/purchase',
   get schema() {
@@ -26,7 +28,7 @@ const purchasePlan: Endpoint<PlanPurchase> = {
 };
 
 /** The v3 purchase's result is not shown: an open object. */
-const purchaseAsync = asyncOperation({ path: '/api/v3/plans/purchase', body: planPurchaseParamsSchema }, notShown);
+const purchaseAsync = asyncOperation({ operation: 'plans.purchaseAsync', path: '/api/v3/plans/purchase', body: planPurchaseParamsSchema }, notShown);
 
 /** Not shown in the spec, so whatever JSON value the server sends is kept as sent. */
 export type PlanPurchaseResult = unknown;

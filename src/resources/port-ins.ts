@@ -19,6 +19,7 @@ import { type Endpoint, Resource } from './endpoint.js';
 import { asyncOperation } from './transactions.js';
 
 const listPortIns: Endpoint<PortIn[]> = {
+  operation: 'portIns.list',
   method: 'GET',
   path: '/api/v1.1/port-ins',
   get schema() {
@@ -30,6 +31,7 @@ const listPortIns: Endpoint<PortIn[]> = {
 };
 
 const checkEligibility: Endpoint<PortInEligibility> = {
+  operation: 'portIns.checkEligibility',
   method: 'POST',
   path: '/api/v1.1/port-in/eligibility',
   get schema() {
@@ -42,7 +44,7 @@ const checkEligibility: Endpoint<PortInEligibility> = {
 };
 
 /** Admin tier; answered outside the standard envelope (spec part 1 rule 8). The result is not shown. */
-const submitPortIn = asyncOperation({ path: '/api/v3/port-in', body: portInSubmitParamsSchema, envelope: false }, notShown);
+const submitPortIn = asyncOperation({ operation: 'portIns.submit', path: '/api/v3/port-in', body: portInSubmitParamsSchema, envelope: false }, notShown);
 
 /** Not shown in the spec, so whatever JSON value the server sends is kept as sent. */
 export type PortInResult = unknown;

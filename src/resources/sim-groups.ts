@@ -4,6 +4,7 @@ import { type SimGroup, simGroupSchema } from '../schemas/groups.js';
 import { type Endpoint, Resource } from './endpoint.js';
 
 const retrieveSimGroup: Endpoint<SimGroup> = {
+  operation: 'simGroups.retrieve',
   method: 'GET',
   path: '/api/v1.1/sim-groups/{name}',
   get schema() {

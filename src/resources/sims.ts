@@ -25,6 +25,7 @@ const SIM_LIST_QUERY_NAMES = {
 } as const;
 
 const listSims: Endpoint<Sim[]> = {
+  operation: 'sims.list',
   method: 'GET',
   path: '/api/v1.1/sims',
   get schema() {
@@ -37,6 +38,7 @@ const listSims: Endpoint<Sim[]> = {
 };
 
 const retrieveSubscription: Endpoint<SubscriptionDetail> = {
+  operation: 'sims.retrieveSubscription',
   method: 'GET',
   path: '/api/v1.1/sims/{iccid}/subscription',
   get schema() {
@@ -45,6 +47,7 @@ const retrieveSubscription: Endpoint<SubscriptionDetail> = {
 };
 
 const renewNumber: Endpoint<RenewNumberResult> = {
+  operation: 'sims.renewNumber',
   method: 'POST',
   path: '/api/v1.1/sims/{iccid}/renew-number',
   get schema() {

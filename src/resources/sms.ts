@@ -4,6 +4,7 @@ import { type SmsSendParams, type SmsSendResult, smsSendParamsSchema, smsSendRes
 import { type Endpoint, Resource } from './endpoint.js';
 
 const sendSms: Endpoint<SmsSendResult> = {
+  operation: 'sms.send',
   method: 'POST',
   path: '/api/v1.1/sms',
   get schema() {

@@ -12,6 +12,7 @@ import {
 import { type Endpoint, Resource } from './endpoint.js';
 
 const listSubscriptions: Endpoint<Subscription[]> = {
+  operation: 'subscriptions.list',
   method: 'GET',
   path: '/api/v1.1/subscriptions',
   get schema() {
@@ -23,6 +24,7 @@ const listSubscriptions: Endpoint<Subscription[]> = {
 };
 
 const cancelSubscription: Endpoint<SubscriptionCancellation> = {
+  operation: 'subscriptions.cancel',
   method: 'POST',
   path: '/api/v1.1/subscriptions/{iccid}/cancel',
   get schema() {

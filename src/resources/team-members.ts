@@ -16,6 +16,7 @@ import {
 import { type Endpoint, Resource } from './endpoint.js';
 
 const listTeamMembers: Endpoint<TeamMember[]> = {
+  operation: 'teamMembers.list',
   method: 'GET',
   path: '/api/v1.1/team-members',
   get schema() {
@@ -27,6 +28,7 @@ const listTeamMembers: Endpoint<TeamMember[]> = {
 };
 
 const retrieveTeamMember: Endpoint<TeamMemberDetail> = {
+  operation: 'teamMembers.retrieve',
   method: 'GET',
   path: '/api/v1.1/team-members/{email}',
   get schema() {
@@ -35,6 +37,7 @@ const retrieveTeamMember: Endpoint<TeamMemberDetail> = {
 };
 
 const createTeamMember: Endpoint<TeamMemberCreated> = {
+  operation: 'teamMembers.create',
   method: 'POST',
   path: '/api/v1.1/team-members',
   get schema() {

@@ -10,6 +10,7 @@ import { type AsyncOperation, type Endpoint, Resource, routeKey, transactionFetc
 
 /** The universal status poll (spec part 4): no bearer, the id itself is the credential. */
 const retrieveTransaction: Endpoint<Transaction> = {
+  operation: 'transactions.retrieve',
   method: 'GET',
   path: '/api/v3/transactions/{transactionId}',
   get schema() {
@@ -20,6 +21,8 @@ const retrieveTransaction: Endpoint<Transaction> = {
 
 /** How an asynchronous operation's write is declared: its path, and its body schema built on first use. */
 interface AcceptDeclaration {
+  /** The method a partner calls: `'esim.provision'`. */
+  operation: string;
   path: string;
   body?: () => z.ZodType;
   envelope?: boolean;
@@ -33,8 +36,9 @@ interface AcceptDeclaration {
  * not at import.
  */
 export function asyncOperation<R>(declaration: AcceptDeclaration, result: () => z.ZodType<R>): AsyncOperation<R> {
-  const { path, body, envelope } = declaration;
+  const { operation, path, body, envelope } = declaration;
   const accept: Endpoint<AsyncAcceptance> = {
+    operation,
     method: 'POST',
     path,
     generateIdempotencyKey: true,
@@ -48,6 +52,7 @@ export function asyncOperation<R>(declaration: AcceptDeclaration, result: () => 
   return {
     accept,
     poll: {
+      operation: retrieveTransaction.operation,
       method: retrieveTransaction.method,
       path: retrieveTransaction.path,
       auth: false,

@@ -4,6 +4,7 @@ import { type UserGroupDeletion, userGroupDeletionSchema } from '../schemas/grou
 import { type Endpoint, Resource } from './endpoint.js';
 
 const deleteUserGroup: Endpoint<UserGroupDeletion> = {
+  operation: 'userGroups.delete',
   method: 'DELETE',
   path: '/api/v1.1/user-groups/{name}',
   get schema() {

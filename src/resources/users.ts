@@ -5,6 +5,7 @@ import { type Endpoint, Resource } from './endpoint.js';
 
 /** Paginated like every list endpoint (spec part 1 rule 5); the record's fields are not shown. */
 const listUsers: Endpoint<User[]> = {
+  operation: 'users.list',
   method: 'GET',
   path: '/api/v1.1/users',
   get schema() {

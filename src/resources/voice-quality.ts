@@ -9,6 +9,7 @@ import {
 import { type Endpoint, Resource } from './endpoint.js';
 
 const listVoiceQualityWebhooks: Endpoint<VoiceQualityWebhook[]> = {
+  operation: 'voiceQuality.webhooks.list',
   method: 'GET',
   path: '/api/v1.1/voice-quality/webhooks',
   get schema() {

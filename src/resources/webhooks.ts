@@ -30,6 +30,7 @@ import { pagesByMeta } from './meta-pages.js';
 const WEBHOOK_PATH = '/api/v1.1/webhooks/{id}';
 
 const createWebhook: Endpoint<WebhookRegistrationWithSecret> = {
+  operation: 'webhooks.create',
   method: 'POST',
   path: '/api/v1.1/webhooks',
   get schema() {
@@ -42,6 +43,7 @@ const createWebhook: Endpoint<WebhookRegistrationWithSecret> = {
 
 /** Paged like every list (spec part 1 rule 5), though part 4 shows no paging for it. */
 const listWebhooks: Endpoint<WebhookRegistration[]> = {
+  operation: 'webhooks.list',
   method: 'GET',
   path: '/api/v1.1/webhooks',
   get schema() {
@@ -53,6 +55,7 @@ const listWebhooks: Endpoint<WebhookRegistration[]> = {
 };
 
 const retrieveWebhook: Endpoint<WebhookRegistration> = {
+  operation: 'webhooks.retrieve',
   method: 'GET',
   path: WEBHOOK_PATH,
   get schema() {
@@ -61,6 +64,7 @@ const retrieveWebhook: Endpoint<WebhookRegistration> = {
 };
 
 const updateWebhook: Endpoint<WebhookRegistration> = {
+  operation: 'webhooks.update',
   method: 'PUT',
   path: WEBHOOK_PATH,
   get schema() {
@@ -72,6 +76,7 @@ const updateWebhook: Endpoint<WebhookRegistration> = {
 };
 
 const deleteWebhook: Endpoint<WebhookDeletion> = {
+  operation: 'webhooks.delete',
   method: 'DELETE',
   path: WEBHOOK_PATH,
   get schema() {
@@ -81,6 +86,7 @@ const deleteWebhook: Endpoint<WebhookDeletion> = {
 
 /** The test body names the synthetic event (spec part 4). */
 const testWebhook: Endpoint<WebhookTestResult> = {
+  operation: 'webhooks.test',
   method: 'POST',
   path: '/api/v1.1/webhooks/{id}/test',
   get schema() {
@@ -92,6 +98,7 @@ const TEST_BODY = { eventType: 'webhook.test' } as const;
 
 /** Paged like every list (spec part 1 rule 5), though part 4 shows only the two filters. */
 const listDeliveries: Endpoint<WebhookDelivery[]> = {
+  operation: 'webhooks.deliveries.list',
   method: 'GET',
   path: '/api/v1.1/webhook-deliveries',
   get schema() {
@@ -103,6 +110,7 @@ const listDeliveries: Endpoint<WebhookDelivery[]> = {
 };
 
 const redeliver: Endpoint<WebhookDelivery> = {
+  operation: 'webhooks.deliveries.redeliver',
   method: 'POST',
   path: '/api/v1.1/webhook-deliveries/{deliveryId}/redeliver',
   get schema() {

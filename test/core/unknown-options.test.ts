@@ -27,7 +27,7 @@ const t = useTestServer();
  * naming one the type lacks, does not compile. The tests below hold the package's run-time lists
  * to these, so neither can drift from the types.
  */
-const requestNames = { idempotencyKey: true, signal: true, timeoutMs: true, maxRetries: true, headers: true } satisfies Record<
+const requestNames = { idempotencyKey: true, signal: true, timeoutMs: true, maxRetries: true, headers: true, middleware: true } satisfies Record<
   keyof RequestOptions,
   true
 >;
@@ -49,6 +49,7 @@ const names = {
     maxResponseBytes: true,
     maxServerWaitMs: true,
     propagateTraceContext: true,
+    middleware: true,
   } satisfies Record<keyof ClientOptions, true>,
   rateLimit: { account: true, endpoints: true } satisfies Record<keyof RateLimitOptions, true>,
   windowLimit: { limit: true, windowMs: true } satisfies Record<keyof WindowLimit, true>,

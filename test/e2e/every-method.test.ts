@@ -6,7 +6,7 @@
  * answers the original response verbatim (spec part 8 rule 4).
  */
 import { describe, expect, it } from 'vitest';
-import { Page, TransactionHandle } from '../../src/index.js';
+import { type Middleware, Page, TransactionHandle } from '../../src/index.js';
 import type { LoggedRequest } from '../../src/sandbox/index.js';
 import { type Row, resourceTable } from './resource-table.js';
 import { type SandboxRun, partnerRequests, rawCall, rawToken, useAcceptingReceiver, useSandbox } from './sandbox.js';
@@ -111,7 +111,18 @@ describe('every method of the resource table, against the sandbox', () => {
     const expectedBody = row.body ? row.body(r, context) : null;
     const from = r.sandbox.requests().length;
     const key = `e2e ${row.name} ${from}`;
-    const result = await row.call(r, context, row.oracle === 'replay' ? { idempotencyKey: key } : {});
+    // Each method names itself to middleware as the table does; the escape hatch is 'request'.
+    const operations: string[] = [];
+    const middleware: Middleware[] = [
+      async (request, next, context) => {
+        operations.push(context.operation);
+        return next(request);
+      },
+    ];
+    const result = await row.call(r, context, row.oracle === 'replay' ? { idempotencyKey: key, middleware } : { middleware });
+    if (row.name !== 'transactions.wait') {
+      expect(new Set(operations)).toEqual(new Set([row.name === 'request (escape hatch)' ? 'request' : row.name]));
+    }
 
     const log = row.name === 'auth.token' ? r.sandbox.requests().slice(from) : partnerRequests(r.sandbox, from);
     if (!row.polls) expect(log).toHaveLength(1);

@@ -68,7 +68,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
   return [
     {
       name: 'auth.token',
-      call: (r) => r.client.auth.token(),
+      call: (r, _x, o) => r.client.auth.token(o),
       method: 'POST',
       path: () => '/api/v1.1/auth/token',
       body: () => ({ key: '[REDACTED]', secret: '[REDACTED]' }),
@@ -86,8 +86,11 @@ export function resourceTable(receiverUrl: () => string): Row[] {
         const page = await r.client.sims.list({ search: fx(r).physicalIccid });
         return { email: page.data[0]?.assignedTo?.email as string };
       },
-      call: (r, x) =>
-        r.client.sims.list({ page: 1, pageSize: 5, status: 'ACTIVE', assignedStatus: 'ASSIGNED', assignedTo: x['email'] as string, search: 'Optus' }),
+      call: (r, x, o) =>
+        r.client.sims.list(
+          { page: 1, pageSize: 5, status: 'ACTIVE', assignedStatus: 'ASSIGNED', assignedTo: x['email'] as string, search: 'Optus' },
+          o,
+        ),
       method: 'GET',
       path: () => '/api/v1.1/sims',
       query: { page: '1', pageSize: '5', status: 'ACTIVE', assignedStatus: 'ASSIGNED', search: 'Optus' },
@@ -95,7 +98,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'sims.retrieveSubscription',
-      call: (r, _x) => r.client.sims.retrieveSubscription(fx(r).activeSubscriptionIccid),
+      call: (r, _x, o) => r.client.sims.retrieveSubscription(fx(r).activeSubscriptionIccid, o),
       method: 'GET',
       path: (r) => `/api/v1.1/sims/${fx(r).activeSubscriptionIccid}/subscription`,
       oracle: 'read',
@@ -110,7 +113,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'subscriptions.list',
-      call: (r) => r.client.subscriptions.list({ page: 1, pageSize: 10, status: 'ACTIVE' }),
+      call: (r, _x, o) => r.client.subscriptions.list({ page: 1, pageSize: 10, status: 'ACTIVE' }, o),
       method: 'GET',
       path: () => '/api/v1.1/subscriptions',
       query: { page: '1', pageSize: '10', status: 'ACTIVE' },
@@ -126,7 +129,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'plans.retrieve',
-      call: (r) => r.client.plans.retrieve(fx(r).pricedPlanId),
+      call: (r, _x, o) => r.client.plans.retrieve(fx(r).pricedPlanId, o),
       method: 'GET',
       path: (r) => `/api/v1.1/plans/${enc(fx(r).pricedPlanId)}`,
       oracle: 'read',
@@ -150,7 +153,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'esim.retrieveQr',
-      call: (r) => r.client.esim.retrieveQr(fx(r).esimIccid),
+      call: (r, _x, o) => r.client.esim.retrieveQr(fx(r).esimIccid, o),
       method: 'GET',
       path: (r) => `/api/v1.1/esim/${fx(r).esimIccid}/qr`,
       oracle: 'read',
@@ -166,7 +169,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'portIns.list',
-      call: (r) => r.client.portIns.list({ pageSize: 5, status: 'PENDING' }),
+      call: (r, _x, o) => r.client.portIns.list({ pageSize: 5, status: 'PENDING' }, o),
       method: 'GET',
       path: () => '/api/v1.1/port-ins',
       query: { pageSize: '5', status: 'PENDING' },
@@ -174,7 +177,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'portIns.checkEligibility',
-      call: (r) => r.client.portIns.checkEligibility({ portInNumber: '+61400123456' }),
+      call: (r, _x, o) => r.client.portIns.checkEligibility({ portInNumber: '+61400123456' }, o),
       method: 'POST',
       path: () => '/api/v1.1/port-in/eligibility',
       body: () => ({ portInNumber: '+61400123456' }),
@@ -193,7 +196,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'billing.retrieveCreditBalance',
-      call: (r) => r.client.billing.retrieveCreditBalance(),
+      call: (r, _x, o) => r.client.billing.retrieveCreditBalance(o),
       method: 'GET',
       path: () => '/api/v1.1/credit-balance',
       oracle: 'read',
@@ -209,7 +212,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'teamMembers.list',
-      call: (r) => r.client.teamMembers.list({ page: 1, pageSize: 50 }),
+      call: (r, _x, o) => r.client.teamMembers.list({ page: 1, pageSize: 50 }, o),
       method: 'GET',
       path: () => '/api/v1.1/team-members',
       query: { page: '1', pageSize: '50' },
@@ -217,7 +220,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'teamMembers.retrieve',
-      call: (r) => r.client.teamMembers.retrieve(fx(r).plusTeamMemberEmail),
+      call: (r, _x, o) => r.client.teamMembers.retrieve(fx(r).plusTeamMemberEmail, o),
       method: 'GET',
       path: (r) => `/api/v1.1/team-members/${enc(fx(r).plusTeamMemberEmail)}`,
       oracle: 'read',
@@ -233,7 +236,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'simGroups.retrieve',
-      call: (r) => r.client.simGroups.retrieve(fx(r).simGroupNames.find((name) => name.includes('/')) as string),
+      call: (r, _x, o) => r.client.simGroups.retrieve(fx(r).simGroupNames.find((name) => name.includes('/')) as string, o),
       method: 'GET',
       path: (r) => `/api/v1.1/sim-groups/${enc(fx(r).simGroupNames.find((name) => name.includes('/')) as string)}`,
       oracle: 'read',
@@ -264,7 +267,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'voiceQuality.webhooks.list',
-      call: (r) => r.client.voiceQuality.webhooks.list({ page: 1, pageSize: 10 }),
+      call: (r, _x, o) => r.client.voiceQuality.webhooks.list({ page: 1, pageSize: 10 }, o),
       method: 'GET',
       path: () => '/api/v1.1/voice-quality/webhooks',
       query: { page: '1', pageSize: '10' },
@@ -297,7 +300,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     {
       name: 'webhooks.list',
       setup: (r) => webhookFor(r, 'https://partner.example/sms'),
-      call: (r) => r.client.webhooks.list(),
+      call: (r, _x, o) => r.client.webhooks.list(undefined, o),
       method: 'GET',
       path: () => '/api/v1.1/webhooks',
       oracle: 'read',
@@ -305,7 +308,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     {
       name: 'webhooks.retrieve',
       setup: (r) => webhookFor(r, 'https://partner.example/sms'),
-      call: (r, x) => r.client.webhooks.retrieve(x['id'] as string),
+      call: (r, x, o) => r.client.webhooks.retrieve(x['id'] as string, o),
       method: 'GET',
       path: (_r, x) => `/api/v1.1/webhooks/${x['id']}`,
       oracle: 'read',
@@ -340,7 +343,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     {
       name: 'webhooks.deliveries.list',
       setup: failedDelivery,
-      call: (r, x) => r.client.webhooks.deliveries.list({ webhookId: x['id'] as string, status: 'FAILED' }),
+      call: (r, x, o) => r.client.webhooks.deliveries.list({ webhookId: x['id'] as string, status: 'FAILED' }, o),
       method: 'GET',
       path: () => '/api/v1.1/webhook-deliveries',
       query: (_r, x) => ({ webhookId: x['id'] as string, status: 'FAILED' }),
@@ -358,7 +361,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     {
       name: 'transactions.retrieve',
       setup: settledTransaction,
-      call: (r, x) => r.client.transactions.retrieve(x['transactionId'] as string),
+      call: (r, x, o) => r.client.transactions.retrieve(x['transactionId'] as string, o),
       method: 'GET',
       path: (_r, x) => `/api/v3/transactions/${x['transactionId']}`,
       bearer: false,
@@ -378,14 +381,14 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'orders.retrieve',
-      call: (r) => r.client.orders.retrieve(fx(r).orderId),
+      call: (r, _x, o) => r.client.orders.retrieve(fx(r).orderId, o),
       method: 'GET',
       path: (r) => `/api/v1.1/orders/${enc(fx(r).orderId)}`,
       oracle: 'read',
     },
     {
       name: 'users.list',
-      call: (r) => r.client.users.list({ page: 2, pageSize: 3 }),
+      call: (r, _x, o) => r.client.users.list({ page: 2, pageSize: 3 }, o),
       method: 'GET',
       path: () => '/api/v1.1/users',
       query: { page: '2', pageSize: '3' },
@@ -393,7 +396,7 @@ export function resourceTable(receiverUrl: () => string): Row[] {
     },
     {
       name: 'request (escape hatch)',
-      call: (r) => r.client.request({ method: 'GET', path: '/api/v1.1/sims', query: { pageSize: 2, status: 'EXPIRED' } }),
+      call: (r, _x, o) => r.client.request({ method: 'GET', path: '/api/v1.1/sims', query: { pageSize: 2, status: 'EXPIRED' }, ...o }),
       method: 'GET',
       path: () => '/api/v1.1/sims',
       query: { pageSize: '2', status: 'EXPIRED' },
