@@ -91,9 +91,7 @@ export type {
   WebhookTestResult,
   WebhookUpdateParams,
 } from './schemas/index.js';
-export type { PlanPurchaseResult } from './resources/plans.js';
-export type { PortInResult } from './resources/port-ins.js';
-export type { TopUpResult } from './resources/billing.js';
+export type { AsyncOperationName, AsyncOperationResults, PlanPurchaseResult, PortInResult, TopUpResult } from './resources/async-operations.js';
 export { verifySignature } from './webhooks/verify.js';
 export { verifySignatureAsync } from './webhooks/verify-async.js';
 export { signPayload } from './webhooks/sign.js';

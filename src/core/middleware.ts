@@ -222,7 +222,9 @@ function splitUrl(url: unknown): { origin: string; path: string } {
       return slash < 0 ? { origin: url, path: '/' } : { origin: url.slice(0, slash), path: url.slice(slash) };
     }
   }
-  throw new TypeError(`a middleware passed next() a request whose url is not an absolute http(s) URL (got ${typeof url === 'string' ? JSON.stringify(url.slice(0, 80)) : typeof url})`);
+  throw new TypeError(
+    `a middleware passed next() a request whose url is not an absolute http(s) URL (got ${typeof url === 'string' ? JSON.stringify(url.slice(0, 80)) : typeof url})`,
+  );
 }
 
 function ignore(): void {}

@@ -5,6 +5,7 @@ import { DEFAULT_MAX_POLL_INTERVAL_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TI
 import { ClientClosedError } from './errors.js';
 import type { TransactionWaitObservation } from './observer.js';
 import type { Transport } from './request.js';
+import { encodeResumeToken } from './resume-token.js';
 import { sleep } from './sleep.js';
 import { TransactionFailedError, TransactionTimeoutError } from './transaction-errors.js';
 
@@ -135,15 +136,33 @@ export class TransactionHandle<R = unknown> {
   readonly #host: WaitHost;
   /** The accepting route (`POST /api/v1.1/esim`), which names the wait for the observer. */
   readonly #operation: string | undefined;
+  /** The method that started the operation (`'esim.provision'`), which its resume token names. */
+  readonly #name: string;
 
-  /** @internal Returned by the asynchronous operations; never built by callers. */
-  constructor(acceptance: AsyncAcceptance, fetch: TransactionFetcher<R>, host: WaitHost = standalone, operation?: string) {
+  /** @internal Returned by the asynchronous operations and `client.transactions.resume()`; never built by callers. */
+  constructor(
+    acceptance: AsyncAcceptance,
+    fetch: TransactionFetcher<R>,
+    host: WaitHost = standalone,
+    operation?: string,
+    name = 'transactions.retrieve',
+  ) {
     this.transactionId = acceptance.transactionId;
     this.statusEndpoint = acceptance.statusEndpoint;
     this.acceptance = acceptance;
     this.#fetch = fetch;
     this.#host = host;
     this.#operation = operation;
+    this.#name = name;
+  }
+
+  /**
+   * A short string from which `client.transactions.resume(token, operation)` gives this handle
+   * back, in any process or runtime: the operation, the transaction's id and its status
+   * endpoint. No credential, no result: it may be stored or queued as it is.
+   */
+  get resumeToken(): string {
+    return encodeResumeToken({ operation: this.#name, transactionId: this.transactionId, statusEndpoint: this.statusEndpoint });
   }
 
   /**

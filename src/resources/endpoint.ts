@@ -118,6 +118,7 @@ export abstract class Resource extends APIResource {
         transactionFetcher(this.transport, operation.poll, result.data.transactionId),
         this.transport,
         acceptRoute,
+        operation.accept.operation,
       ),
     }));
     return new ApiPromise(handle);

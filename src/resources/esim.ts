@@ -1,16 +1,9 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { TransactionHandle } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
-import {
-  type EsimActivation,
-  type EsimProvisioningResult,
-  type EsimProvisionParams,
-  esimActivationSchema,
-  esimProvisioningResultSchema,
-  esimProvisionParamsSchema,
-} from '../schemas/esim.js';
+import { type EsimActivation, type EsimProvisioningResult, type EsimProvisionParams, esimActivationSchema } from '../schemas/esim.js';
 import { type Endpoint, Resource } from './endpoint.js';
-import { asyncOperation } from './transactions.js';
+import { ASYNC_OPERATIONS } from './async-operations.js';
 
 const retrieveQr: Endpoint<EsimActivation> = {
   operation: 'esim.retrieveQr',
@@ -20,8 +13,6 @@ const retrieveQr: Endpoint<EsimActivation> = {
     return esimActivationSchema();
   },
 };
-
-const provisioning = asyncOperation({ operation: 'esim.provision', path: '/api/v1.1/esim', body: esimProvisionParamsSchema }, esimProvisioningResultSchema);
 
 /**
  * `client.esim`: eSIM provisioning (asynchronous) and activation QR codes.
@@ -36,6 +27,6 @@ export class Esim extends Resource {
 
   /** Starts provisioning; `await (await provision(...)).wait()` gives `result: { mdn, iccid, qrCode }`. */
   provision(body: EsimProvisionParams, options?: RequestOptions): ApiPromise<TransactionHandle<EsimProvisioningResult>> {
-    return this.start(provisioning, { body, options });
+    return this.start(ASYNC_OPERATIONS['esim.provision'], { body, options });
   }
 }

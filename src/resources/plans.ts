@@ -1,10 +1,9 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { TransactionHandle } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
-import { notShown } from '../schemas/common.js';
 import { type Plan, type PlanPurchase, type PlanPurchaseParams, planPurchaseParamsSchema, planPurchaseSchema, planSchema } from '../schemas/plan.js';
 import { type Endpoint, Resource } from './endpoint.js';
-import { asyncOperation } from './transactions.js';
+import { ASYNC_OPERATIONS, type PlanPurchaseResult } from './async-operations.js';
 
 const retrievePlan: Endpoint<Plan> = {
   operation: 'plans.retrieve',
@@ -27,12 +26,6 @@ const purchasePlan: Endpoint<PlanPurchase> = {
   },
 };
 
-/** The v3 purchase's result is not shown: an open object. */
-const purchaseAsync = asyncOperation({ operation: 'plans.purchaseAsync', path: '/api/v3/plans/purchase', body: planPurchaseParamsSchema }, notShown);
-
-/** Not shown in the spec, so whatever JSON value the server sends is kept as sent. */
-export type PlanPurchaseResult = unknown;
-
 /**
  * `client.plans`: the plan catalogue and plan purchases (synchronous v1.1, asynchronous v3).
  *
@@ -51,6 +44,6 @@ export class Plans extends Resource {
 
   /** Asynchronous purchase (v3): resolves to a handle to `wait()` on. */
   purchaseAsync(body: PlanPurchaseParams, options?: RequestOptions): ApiPromise<TransactionHandle<PlanPurchaseResult>> {
-    return this.start(purchaseAsync, { body, options });
+    return this.start(ASYNC_OPERATIONS['plans.purchaseAsync'], { body, options });
   }
 }

@@ -2,7 +2,6 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { TransactionHandle } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
-import { notShown } from '../schemas/common.js';
 import {
   type PortIn,
   type PortInEligibility,
@@ -13,10 +12,9 @@ import {
   portInEligibilitySchema,
   portInListParamsSchema,
   portInListSchema,
-  portInSubmitParamsSchema,
 } from '../schemas/port-in.js';
 import { type Endpoint, Resource } from './endpoint.js';
-import { asyncOperation } from './transactions.js';
+import { ASYNC_OPERATIONS, type PortInResult } from './async-operations.js';
 
 const listPortIns: Endpoint<PortIn[]> = {
   operation: 'portIns.list',
@@ -43,12 +41,6 @@ const checkEligibility: Endpoint<PortInEligibility> = {
   auth: false,
 };
 
-/** Admin tier; answered outside the standard envelope (spec part 1 rule 8). The result is not shown. */
-const submitPortIn = asyncOperation({ operation: 'portIns.submit', path: '/api/v3/port-in', body: portInSubmitParamsSchema, envelope: false }, notShown);
-
-/** Not shown in the spec, so whatever JSON value the server sends is kept as sent. */
-export type PortInResult = unknown;
-
 /**
  * `client.portIns`: bringing numbers from another operator: eligibility, submission (asynchronous) and the list of port-ins.
  *
@@ -67,6 +59,6 @@ export class PortIns extends Resource {
 
   /** Submits a port-in (v3, Admin tier); resolves to a handle to `wait()` on. */
   submit(body: PortInSubmitParams, options?: RequestOptions): ApiPromise<TransactionHandle<PortInResult>> {
-    return this.start(submitPortIn, { body, options });
+    return this.start(ASYNC_OPERATIONS['portIns.submit'], { body, options });
   }
 }

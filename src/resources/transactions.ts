@@ -1,70 +1,18 @@
 import type { ApiPromise } from '../core/api-promise.js';
-import { checkPathParams } from '../core/validate.js';
-import { type WaitOptions, waitForTransaction } from '../core/polling.js';
+import { RequestValidationError } from '../core/errors.js';
+import { type WaitOptions, TransactionHandle, waitForTransaction } from '../core/polling.js';
 import type { RequestOptions } from '../core/request.js';
-import type { z } from 'zod';
-import { type CompletedTransaction, type Transaction, transactionSchema, transactionSchemaWithResult } from '../schemas/transaction.js';
-import { lazy } from '../schemas/lazy.js';
-import { type AsyncAcceptance, asyncAcceptanceSchema } from '../schemas/common.js';
-import { type AsyncOperation, type Endpoint, Resource, routeKey, transactionFetcher } from './endpoint.js';
-
-/** The universal status poll (spec part 4): no bearer, the id itself is the credential. */
-const retrieveTransaction: Endpoint<Transaction> = {
-  operation: 'transactions.retrieve',
-  method: 'GET',
-  path: '/api/v3/transactions/{transactionId}',
-  get schema() {
-    return transactionSchema();
-  },
-  auth: false,
-};
-
-/** How an asynchronous operation's write is declared: its path, and its body schema built on first use. */
-interface AcceptDeclaration {
-  /** The method a partner calls: `'esim.provision'`. */
-  operation: string;
-  path: string;
-  body?: () => z.ZodType;
-  envelope?: boolean;
-}
+import { decodeResumeToken } from '../core/resume-token.js';
+import { checkPathParams } from '../core/validate.js';
+import type { CompletedTransaction, Transaction } from '../schemas/transaction.js';
+import { unknownOptionMessage } from '../shared/option-names.js';
+import { ASYNC_OPERATIONS, type AsyncOperationName, type AsyncOperationResults, retrieveTransaction } from './async-operations.js';
+import { Resource, routeKey, transactionFetcher } from './endpoint.js';
 
 /**
- * Declares an asynchronous operation: a POST answered with `{ transactionId, statusEndpoint }`
- * (202, or 201 for top-up), and the status poll typing its `result`. The spec does not mark these
- * writes (idem): they carry a generated Idempotency-Key but are not retried once they may have
- * reached the server. The schemas come as builders and are built on the operation's first call,
- * not at import.
- */
-export function asyncOperation<R>(declaration: AcceptDeclaration, result: () => z.ZodType<R>): AsyncOperation<R> {
-  const { operation, path, body, envelope } = declaration;
-  const accept: Endpoint<AsyncAcceptance> = {
-    operation,
-    method: 'POST',
-    path,
-    generateIdempotencyKey: true,
-    get schema() {
-      return asyncAcceptanceSchema();
-    },
-  };
-  if (body) Object.defineProperty(accept, 'body', { get: body, enumerable: true });
-  if (envelope !== undefined) accept.envelope = envelope;
-  const pollSchema = lazy(() => transactionSchemaWithResult(result()));
-  return {
-    accept,
-    poll: {
-      operation: retrieveTransaction.operation,
-      method: retrieveTransaction.method,
-      path: retrieveTransaction.path,
-      auth: false,
-      get schema() {
-        return pollSchema();
-      },
-    },
-  };
-}
-
-/**
- * `client.transactions`: the status of asynchronous operations, by transaction id (when the handle is gone, e.g. after a restart).
+ * `client.transactions`: the status of asynchronous operations, by transaction id, and handles
+ * picked up again from a resume token (when the handle is gone: a restart, another process,
+ * another request of a Worker).
  *
  * @group Resources
  */
@@ -76,7 +24,8 @@ export class Transactions extends Resource {
 
   /**
    * Polls until COMPLETED or FAILED, from an id alone (a worker resuming after a restart).
-   * Same behaviour as `handle.wait()`.
+   * Same behaviour as `handle.wait()`; the result is not typed: `resume()` a handle's
+   * `resumeToken` for its operation's.
    */
   wait(transactionId: string, options?: WaitOptions): Promise<CompletedTransaction> {
     try {
@@ -86,5 +35,52 @@ export class Transactions extends Resource {
     }
     const transport = this.transport;
     return waitForTransaction(transactionId, transactionFetcher(transport, retrieveTransaction, transactionId), options, transport, undefined);
+  }
+
+  /**
+   * The handle a `resumeToken` was taken from, in this process: `wait()` polls the same
+   * transaction. With the operation named, `wait()` resolves with that operation's typed result,
+   * and a token of another operation is refused. Nothing is sent until `wait()` or `retrieve()`.
+   *
+   * @throws {@link RequestValidationError} when the token is not one (malformed, cut, of another
+   *   version) or is of another operation than the one named, saying why.
+   * @example
+   * ```ts
+   * import { PartnerClient } from 'mobile-partner-sdk';
+   *
+   * const client = new PartnerClient();
+   * const handle = await client.esim.provision({ planId: 'Business 5GB' });
+   * const token = handle.resumeToken; // store it: a queue message, a database row
+   * // … later, in another process:
+   * const done = await client.transactions.resume(token, 'esim.provision').wait();
+   * console.log(done.result.mdn);
+   * ```
+   */
+  resume(token: string): TransactionHandle<unknown>;
+  resume<N extends AsyncOperationName>(token: string, operation: N): TransactionHandle<AsyncOperationResults[N]>;
+  resume(token: string, operation?: AsyncOperationName): TransactionHandle<unknown> {
+    const point = decodeResumeToken(token);
+    if (operation !== undefined && !Object.hasOwn(ASYNC_OPERATIONS, operation)) {
+      throw new RequestValidationError(
+        [{ path: 'operation', message: unknownOptionMessage('asynchronous operation', String(operation), ASYNC_OPERATIONS) }],
+        'transactions.resume',
+      );
+    }
+    if (operation !== undefined && point.operation !== operation) {
+      throw new RequestValidationError(
+        [{ path: 'token', message: `is a resume token of ${point.operation}, not of ${operation}` }],
+        'transactions.resume',
+      );
+    }
+    checkPathParams({ transactionId: point.transactionId }, 'transactions.resume');
+    const known = Object.hasOwn(ASYNC_OPERATIONS, point.operation) ? ASYNC_OPERATIONS[point.operation as AsyncOperationName] : undefined;
+    const transport = this.transport;
+    return new TransactionHandle<unknown>(
+      { transactionId: point.transactionId, statusEndpoint: point.statusEndpoint },
+      transactionFetcher(transport, known?.poll ?? retrieveTransaction, point.transactionId),
+      transport,
+      known === undefined ? undefined : routeKey(known.accept),
+      point.operation,
+    );
   }
 }

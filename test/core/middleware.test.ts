@@ -41,7 +41,8 @@ const sms = { fromNumber: '+15550100001', toNumber: '+15550100002', text: 'hi' }
 const t = useTestServer({ maxRetries: 2 });
 
 /** The envelope of a success, as a stub returns it. */
-const envelope = (data: unknown, meta?: unknown): string => JSON.stringify(meta === undefined ? { success: true, data } : { success: true, data, meta });
+const envelope = (data: unknown, meta?: unknown): string =>
+  JSON.stringify(meta === undefined ? { success: true, data } : { success: true, data, meta });
 
 for (const wire of ['undici', 'fetch'] as const) {
   describe(`middleware on the ${wire} wire`, () => {
@@ -148,7 +149,10 @@ for (const wire of ['undici', 'fetch'] as const) {
       expect(error).toMatchObject({ code: 'SIM_NOT_FOUND', status: 404 });
 
       const throttled: Middleware = async () =>
-        new Response(JSON.stringify({ success: false, error: { code: 'RATE_LIMITED', message: 'slow' } }), { status: 429, headers: { 'retry-after': '2' } });
+        new Response(JSON.stringify({ success: false, error: { code: 'RATE_LIMITED', message: 'slow' } }), {
+          status: 429,
+          headers: { 'retry-after': '2' },
+        });
       const limited = await settleOnFakeClock(client.sims.list({}, { middleware: [throttled], maxRetries: 1 })).catch((caught: unknown) => caught);
       expect(limited).toBeInstanceOf(RateLimitError);
       expect((limited as RateLimitError).retryAfterSeconds).toBe(2);

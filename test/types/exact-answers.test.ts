@@ -74,6 +74,12 @@ const ANSWERS = new Set([
  * index signature on purpose: any field with a JSON value is sent as given.
  */
 const NOT_ANSWERS = new Set([
+  'Middleware',
+  'MiddlewareContext',
+  'MiddlewareNext',
+  'MiddlewareRequest',
+  'AsyncOperationName',
+  'AsyncOperationResults',
   'RawRequest',
   'ClientOptions',
   'CloseOptions',

@@ -13,7 +13,8 @@ const SMOKE_RUN = fileURLToPath(new URL('../fixtures/smoke-run.ts', import.meta.
  * this repository (dist/ built when stale), so a bundler resolves the package by its exports
  * and conditions as it would an installed copy. Its entry, `worker.mjs`, is a Worker (a
  * `fetch` handler) that runs fixtures/smoke-run.ts with what it imported from the package and
- * answers the report as JSON; it is given `{ baseUrl, key, secret }` as the request's body.
+ * answers the report as JSON; it is given `{ baseUrl, key, secret }` as the request's body, and
+ * with `step` (and `token`) one step of an operation resumed across requests instead.
  */
 export interface PartnerApp {
   dir: string;
@@ -31,11 +32,13 @@ function createPartnerApp(): PartnerApp {
     entry,
     `import * as client from 'mobile-partner-sdk';
 import * as webhooks from 'mobile-partner-sdk/webhooks';
-import { smokeRun } from ${JSON.stringify(SMOKE_RUN)};
+import { resumeStep, smokeRun } from ${JSON.stringify(SMOKE_RUN)};
 
 export default {
   async fetch(request) {
-    return Response.json(await smokeRun({ ...client, ...webhooks }, await request.json()));
+    const input = await request.json();
+    const sdk = { ...client, ...webhooks };
+    return Response.json(input.step ? await resumeStep(sdk, input) : await smokeRun(sdk, input));
   },
 };
 `,

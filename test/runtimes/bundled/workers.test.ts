@@ -69,6 +69,38 @@ describe.each([
     }
   });
 
+  it('starts an operation in one request and finishes it in another, from its resume token alone', async () => {
+    const { script } = bundled;
+    const worker = () =>
+      new Miniflare({
+        host: '127.0.0.1',
+        modules: true,
+        scriptPath: script,
+        modulesRoot: dirname(script),
+        compatibilityDate: COMPATIBILITY_DATE,
+        compatibilityFlags: flags,
+      });
+    const step = async (body: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      // A Worker instance per request: nothing carries over but what the request brings.
+      const instance = worker();
+      try {
+        const response = await instance.dispatchFetch('http://partner-smoke.local/', {
+          method: 'POST',
+          body: JSON.stringify({ ...(JSON.parse(partner.target) as object), ...body }),
+        });
+        const text = await response.text();
+        expect(response.status, text).toBe(200);
+        return JSON.parse(text) as Record<string, unknown>;
+      } finally {
+        await instance.dispose();
+      }
+    };
+    const { token } = await step({ step: 'start' });
+    expect(token).toMatch(/^v1\.[\w-]+$/);
+    const done = await step({ step: 'finish', token });
+    expect(done).toMatchObject({ status: 'COMPLETED', iccid: expect.stringMatching(/^89\d+$/) });
+  }, 120_000);
+
   it('runs the partner smoke run with no option set, and close() resolves', async () => {
     const { script } = bundled;
     const worker = new Miniflare({
