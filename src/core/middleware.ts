@@ -61,7 +61,7 @@ export type MiddlewareNext = (request: MiddlewareRequest) => Promise<Response>;
 export type Middleware = (request: MiddlewareRequest, next: MiddlewareNext, context: MiddlewareContext) => Promise<Response>;
 
 /** What a chain's value must look like: a WHATWG Response of any realm (the platform's, undici's, a polyfill's). */
-export function isResponse(value: unknown): value is Response {
+function isResponse(value: unknown): value is Response {
   const response = value as Partial<Response> | null;
   return (
     typeof response === 'object' &&
@@ -73,7 +73,7 @@ export function isResponse(value: unknown): value is Response {
 }
 
 /** `middleware[index]` and those after it, then `send`; each one's answer checked to be a Response. */
-export function runChain(
+function runChain(
   middleware: readonly Middleware[],
   request: MiddlewareRequest,
   context: MiddlewareContext,

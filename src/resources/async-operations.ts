@@ -40,7 +40,7 @@ interface AcceptDeclaration {
  * reached the server. The schemas come as builders and are built on the operation's first call,
  * not at import.
  */
-export function asyncOperation<R>(declaration: AcceptDeclaration, result: () => z.ZodType<R>): AsyncOperation<R> {
+function asyncOperation<R>(declaration: AcceptDeclaration, result: () => z.ZodType<R>): AsyncOperation<R> {
   const { operation, path, body, envelope } = declaration;
   const accept: Endpoint<AsyncAcceptance> = {
     operation,
