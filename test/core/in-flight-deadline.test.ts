@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConflictError, TimeoutError } from '../../src/index.js';
-import { fail } from '../helpers/server.js';
+import { fail, ok } from '../helpers/server.js';
 import { useTestServer } from '../helpers/server-client.js';
 
 const t = useTestServer({ maxRetries: 1 });
@@ -25,6 +25,19 @@ describe('waiting for an original still in flight', () => {
     expect(error).toMatchObject({ mayHaveSucceeded: true });
     expect((error as Error).message).toMatch(/still in progress on the server/);
     expect(new Set(t.server.requestsTo(THING).map((request) => request.headers['idempotency-key']))).toEqual(new Set(['thing-1']));
+  });
+
+  it.each([
+    ['another code (the key reused with another body)', fail(409, 'IDEMPOTENCY_KEY_REUSED')],
+    ['the replayed answer of a finished original', fail(409, 'CONFLICT', { headers: { 'idempotency-replayed': 'true' } })],
+  ])('fails at once, without asking again, when a retry meets a 409 with %s', async (_name, conflict) => {
+    t.server.on(THING, [fail(503, 'INTERNAL_ERROR'), conflict, ok({ done: true })]);
+    const error = await t.client
+      .request({ method: 'POST', path: '/api/v1.1/thing', body: {}, idempotencyKey: 'thing-3' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({ status: 409 });
+    expect(t.server.requestsTo(THING)).toHaveLength(2);
   });
 
   it('treats a 409 CONFLICT to a first attempt as the state conflict it is', async () => {
