@@ -158,9 +158,17 @@ describe('verifySignature', () => {
     expect(reasonOf(() => verifySignature(body, header as string, secret, { now }))).toBe(reason);
   });
 
-  it.each([[''], [[]], [['']], [[secret, '']], [undefined], [42]])('refuses an unusable secret %j as invalid_secret', (bad) => {
+  it.each([
+    ['', 'no signing secret was given: pass the signingSecret of the webhook registration'],
+    [[], 'no signing secret was given: pass the signingSecret of the webhook registration'],
+    [[''], 'every signing secret must be a non-empty string'],
+    [[secret, ''], 'every signing secret must be a non-empty string'],
+    [undefined, 'no signing secret was given: pass the signingSecret of the webhook registration'],
+    [42, 'no signing secret was given: pass the signingSecret of the webhook registration'],
+  ])('refuses an unusable secret %j as invalid_secret, saying what to pass', (bad, message) => {
     const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
     expect(reasonOf(() => verifySignature(body, header, bad as string, { now }))).toBe('invalid_secret');
+    expect(() => verifySignature(body, header, bad as string, { now })).toThrow(message);
   });
 
   it('refuses a parsed body and explains how to keep the raw bytes', () => {
