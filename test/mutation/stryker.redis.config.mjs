@@ -9,6 +9,9 @@ export default {
   ...fast,
   mutate: ['src/redis/scripts.ts', 'src/redis/rate-limiter.ts', 'src/redis/dedupe-store.ts'],
   vitest: { ...fast.vitest, configFile: 'test/mutation/vitest.redis.config.ts' },
+  // The scripts are built when their module loads: every mutant of scripts.ts is static, and is
+  // tested by running test/redis/ with it (a killed one stops at the first failing test).
+  ignoreStatic: false,
   incrementalFile: 'test/mutation/stryker-redis-incremental.json',
   htmlReporter: { fileName: 'reports/mutation/redis.html' },
   jsonReporter: { fileName: 'reports/mutation/redis.json' },
