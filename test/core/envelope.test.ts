@@ -291,6 +291,8 @@ describe('bodies that are not the JSON envelope (through the fetch option)', () 
 
   it('turns JSON without the envelope into InvalidResponseError', async () => {
     mock.use(http.get(`${baseUrl}/api/v1.1/sims`, () => HttpResponse.json([1, 2, 3])));
-    await expect(viaFetch.request({ method: 'GET', path: '/api/v1.1/sims' })).rejects.toBeInstanceOf(InvalidResponseError);
+    const error = await viaFetch.request({ method: 'GET', path: '/api/v1.1/sims' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as Error).message).toBe('200 INVALID_RESPONSE GET /api/v1.1/sims: HTTP 200 without the success envelope');
   });
 });

@@ -88,6 +88,14 @@ describe('verifySignature', () => {
     expect(reasonOf(() => verifySignature(body, `t=${t},v1=not-hex,v1=${'00'.repeat(32)}`, secret, { now }))).toBe('malformed_header');
   });
 
+  it('refuses a v1 that starts with the valid signature but goes on: only the whole value may match', () => {
+    const v1 = hmacHex(secret, t, body);
+    for (const longer of [`${v1}00`, `${v1}${v1}`]) {
+      expect(reasonOf(() => verifySignature(body, `t=${t},v1=${longer}`, secret, { now }))).toBe('signature_mismatch');
+      expect(reasonOf(() => verifySignature(body, ` v1=${longer}, t=${t}`, secret, { now }))).toBe('signature_mismatch');
+    }
+  });
+
   it('accepts when any of several secrets matches (rotation on the receiver side)', () => {
     const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
     expect(verifySignature(body, header, ['whsec_new', secret], { now }).timestamp).toBe(t);
