@@ -40,6 +40,28 @@ describe('waiting for an original still in flight', () => {
     expect(t.server.requestsTo(THING)).toHaveLength(2);
   });
 
+  it('ends at the deadline, saying the write may have been applied, when the deadline passes during a wait for the original', async () => {
+    vi.useFakeTimers({ toFake: ['performance'], shouldAdvanceTime: true });
+    const asked: string[] = [];
+    const ignore = (): void => undefined;
+    const client = await t.connect({
+      logLevel: 'info',
+      logger: { debug: ignore, info: (message: string) => void asked.push(message), warn: ignore, error: ignore },
+    });
+    t.server.on(THING, (_request, count) => (count === 1 ? { hang: true } : fail(409, 'CONFLICT', { message: 'still in progress' })));
+    const pending = client
+      .request({ method: 'POST', path: '/api/v1.1/thing', body: {}, idempotencyKey: 'thing-4', timeoutMs: 100 })
+      .catch((caught: unknown) => caught);
+    // The call has met the in-flight 409 and started its wait before asking again: the deadline passes meanwhile.
+    await vi.waitFor(() => expect(asked.some((line) => line.includes('still in progress; asking again'))).toBe(true), { timeout: 5_000 });
+    vi.advanceTimersByTime(10 * 60_000);
+    const error = await pending;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ mayHaveSucceeded: true });
+    expect((error as Error).message).toMatch(/still in progress on the server/);
+    expect(t.server.requestsTo(THING)).toHaveLength(2);
+  });
+
   it('treats a 409 CONFLICT to a first attempt as the state conflict it is', async () => {
     t.server.on(THING, fail(409, 'CONFLICT', { message: 'already cancelled' }));
     const error = await t.client

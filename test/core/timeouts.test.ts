@@ -94,6 +94,19 @@ describe('timeouts', () => {
     expect(t.server.requestsTo(THING)).toHaveLength(2);
   });
 
+  it('does not start a Retry-After wait that would end exactly at the deadline: the retry could not be sent', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    installFakeClock();
+    // Deadline: 1,000 ms × 2 attempts + 60 s = 62 s from the first send; the fake clock stands still meanwhile.
+    t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': String((2000 + DEADLINE_SLACK_MS) / 1000) } }), ok(1)]);
+    const client = await t.connect({ maxServerWaitMs: 200_000, rateLimit: false });
+    const pending = client.request({ method: 'GET', path: '/api/v1.1/thing', maxRetries: 1, timeoutMs: 1000 }).catch((caught: unknown) => caught);
+    await until(() => t.server.requestsTo(THING).length === 1);
+    await vi.advanceTimersByTimeAsync(2000 + DEADLINE_SLACK_MS);
+    expect(await pending).toBeInstanceOf(RateLimitError);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+
   it('does not start a Retry-After wait that would end past the overall deadline', async () => {
     // Deadline: 200 ms × 2 attempts + 60 s; a 120 s Retry-After cannot fit.
     t.server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '120' } }));
