@@ -99,6 +99,12 @@ describe('verifySignature', () => {
     }
   });
 
+  it('refuses a wrong v1 written in uppercase hex: only a value that matches once lowercased is accepted', () => {
+    for (const wrong of ['AB'.repeat(32), hmacHex('whsec_other', t, body).toUpperCase()]) {
+      expect(reasonOf(() => verifySignature(body, `t=${t},v1=${wrong}`, secret, { now }))).toBe('signature_mismatch');
+    }
+  });
+
   it('accepts when any of several secrets matches (rotation on the receiver side)', () => {
     const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
     expect(verifySignature(body, header, ['whsec_new', secret], { now }).timestamp).toBe(t);
@@ -137,6 +143,17 @@ describe('verifySignature', () => {
   it.each([[Number.NaN], [-1], ['300'], [null]])('refuses toleranceSeconds %j instead of guessing', (bad) => {
     const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
     expect(reasonOf(() => verifySignature(body, header, secret, { now, toleranceSeconds: bad as never }))).toBe('timestamp_out_of_tolerance');
+    expect(() => verifySignature(body, header, secret, { now, toleranceSeconds: bad as never })).toThrow(
+      'toleranceSeconds must be a number of seconds, 0 or more (Infinity turns the check off)',
+    );
+  });
+
+  it('takes toleranceSeconds 0 as "signed this very second"', () => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    expect(verifySignature(body, header, secret, { now, toleranceSeconds: 0 }).timestamp).toBe(t);
+    expect(reasonOf(() => verifySignature(body, header, secret, { now: new Date((t + 1) * 1000), toleranceSeconds: 0 }))).toBe(
+      'timestamp_out_of_tolerance',
+    );
   });
 
   it('uses the current clock when no now is given', () => {
