@@ -148,6 +148,15 @@ describe('destroy()', () => {
     expect((error as Error).message).toBe('GET /api/v1.1/thing: the client was destroyed while its request was in flight');
   });
 
+  it('cuts a call in flight with no retry left with ClientClosedError too', async () => {
+    t.server.on(THING, { hang: true });
+    await t.connect({ timeoutMs: 60_000 });
+    const call = settle(getThing({ maxRetries: 0 }));
+    await sent(THING);
+    await t.client.destroy();
+    expect(await call).toBeInstanceOf(ClientClosedError);
+  });
+
   it('cuts a call waiting out a Retry-After, without sending it again', async () => {
     t.server.on(THING, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '30' } }));
     const call = settle(getThing());
