@@ -105,6 +105,12 @@ describe('verifySignature', () => {
     }
   });
 
+  it('counts only v1 values: the valid signature under another scheme does not make a header pass', () => {
+    const valid = hmacHex(secret, t, body);
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${'00'.repeat(32)},v0=${valid}`, secret, { now }))).toBe('signature_mismatch');
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${'00'.repeat(32)},v2=${valid}`, secret, { now }))).toBe('signature_mismatch');
+  });
+
   it('accepts when any of several secrets matches (rotation on the receiver side)', () => {
     const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
     expect(verifySignature(body, header, ['whsec_new', secret], { now }).timestamp).toBe(t);
