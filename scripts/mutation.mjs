@@ -1,14 +1,15 @@
 /**
  * `npm run test:mutation [-- <Stryker options>]`: Stryker over the modules that guard money and
- * events, first against the fast tier (test/mutation/stryker.config.mjs), then fleet mode's
- * TypeScript side against test/redis/ on a real redis-server (stryker.redis.config.mjs).
+ * events, first against the fast tier's tests of them (test/mutation/stryker.config.mjs), then
+ * fleet mode's TypeScript side against test/redis/ on a real redis-server
+ * (stryker.redis.config.mjs). See docs/development.md, "Mutation testing".
  *
  * Stryker 10 needs Node.js 22 or later: on an older Node this runs it under Node 22 fetched from
  * the npm registry (`npx -y -p node@22`), as CI does for its Node 22 runs.
  *
  * `--mutate <files>` (comma-separated, or repeated) narrows the run to those files, each sent to
- * the configuration that covers it. Such a run starts from the committed incremental file but
- * writes its own (reports/mutation/), so the committed one always holds a whole run.
+ * the configuration that covers it. Such a run starts from the configuration's incremental file
+ * (reports/) but writes its own (reports/mutation/), so that file keeps every mutated file's results.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -22,13 +23,13 @@ const configs = [
   {
     name: 'fast tier',
     file: 'test/mutation/stryker.config.mjs',
-    incrementalFile: 'test/mutation/stryker-incremental.json',
+    incrementalFile: 'reports/stryker-incremental.json',
     covers: (file) => !file.startsWith('src/redis/'),
   },
   {
     name: 'Redis',
     file: 'test/mutation/stryker.redis.config.mjs',
-    incrementalFile: 'test/mutation/stryker-redis-incremental.json',
+    incrementalFile: 'reports/stryker-redis-incremental.json',
     covers: (file) => file.startsWith('src/redis/'),
   },
 ];

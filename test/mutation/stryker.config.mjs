@@ -1,8 +1,9 @@
 /**
- * Mutation testing of the modules that guard money and events, against the fast tier
- * (`npm run test:mutation`, scripts/mutation.mjs). The Redis side has its own configuration,
- * stryker.redis.config.mjs, whose tests need a real redis-server. Survivors that no test can
- * kill are listed, with their reason, in equivalent-mutants.md beside this file.
+ * Mutation testing of the modules that guard money and events, against the fast tier's tests of
+ * them (`npm run test:mutation`, scripts/mutation.mjs; docs/development.md, "Mutation testing").
+ * The Redis side has its own configuration, stryker.redis.config.mjs, whose tests need a real
+ * redis-server. Survivors that no test can kill are listed, with their reason, in
+ * equivalent-mutants.md beside this file.
  */
 export default {
   mutate: [
@@ -41,7 +42,7 @@ export default {
   timeoutFactor: 2,
   dryRunTimeoutMinutes: 20,
   incremental: true,
-  incrementalFile: 'test/mutation/stryker-incremental.json',
+  incrementalFile: 'reports/stryker-incremental.json',
   thresholds: { high: 90, low: 80, break: null },
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },

@@ -12,7 +12,7 @@ export default {
   // The scripts are built when their module loads: every mutant of scripts.ts is static, and is
   // tested by running test/redis/ with it (a killed one stops at the first failing test).
   ignoreStatic: false,
-  incrementalFile: 'test/mutation/stryker-redis-incremental.json',
+  incrementalFile: 'reports/stryker-redis-incremental.json',
   htmlReporter: { fileName: 'reports/mutation/redis.html' },
   jsonReporter: { fileName: 'reports/mutation/redis.json' },
 };
