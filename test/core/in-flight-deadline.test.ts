@@ -22,8 +22,11 @@ describe('waiting for an original still in flight', () => {
     vi.advanceTimersByTime(10 * 60_000);
     const error = await pending;
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ mayHaveSucceeded: true });
-    expect((error as Error).message).toMatch(/still in progress on the server/);
+    expect(error).toMatchObject({ mayHaveSucceeded: true, idempotencyKey: 'thing-1' });
+    expect((error as Error).message).toBe(
+      "POST /api/v1.1/thing: an earlier attempt with this Idempotency-Key was still in progress on the server when the call's deadline came" +
+        " (the write may have been applied: send it again with idempotencyKey 'thing-1' to apply it at most once)",
+    );
     expect(new Set(t.server.requestsTo(THING).map((request) => request.headers['idempotency-key']))).toEqual(new Set(['thing-1']));
   });
 
