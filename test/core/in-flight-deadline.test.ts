@@ -65,6 +65,13 @@ describe('waiting for an original still in flight', () => {
     expect(t.server.requestsTo(THING)).toHaveLength(2);
   });
 
+  it('fails a retried read that meets 409 CONFLICT with it: without a key, no earlier attempt can be in flight', async () => {
+    t.server.on('GET /api/v1.1/thing', [fail(503, 'INTERNAL_ERROR'), fail(409, 'CONFLICT'), ok({ done: true })]);
+    const error = await t.client.request({ method: 'GET', path: '/api/v1.1/thing', maxRetries: 2 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(t.server.requestsTo('GET /api/v1.1/thing')).toHaveLength(2);
+  });
+
   it('treats a 409 CONFLICT to a first attempt as the state conflict it is', async () => {
     t.server.on(THING, fail(409, 'CONFLICT', { message: 'already cancelled' }));
     const error = await t.client
