@@ -14,7 +14,8 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import process from 'node:process';
+import { fileURLToPath, URL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
@@ -62,7 +63,7 @@ for (const config of configs) {
     if (existsSync(config.incrementalFile)) copyFileSync(config.incrementalFile, partial);
     args.push('--mutate', files.join(','), '--incrementalFile', partial);
   }
-  console.log(`\n==> mutation testing, ${config.name}: ${config.file}${major >= 22 ? '' : ' (on Node 22 from the npm registry)'}`);
+  process.stdout.write(`\n==> mutation testing, ${config.name}: ${config.file}${major >= 22 ? '' : ' (on Node 22 from the npm registry)'}\n`);
   const [command, ...prefix] = node;
   const { status, error } = spawnSync(command, [...prefix, stryker, ...args, ...rest], { stdio: 'inherit' });
   if (error) throw error;
