@@ -4,8 +4,20 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  // Build output and test artifacts, including the benchmark's own build of the package.
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.snapshot/**', 'test-artifacts/**', 'docs/reference/**'] },
+  // Build output and test artifacts, including the benchmark's own build of the package, and the
+  // reports and sandboxes of a mutation run (npm run test:mutation).
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'bench/.snapshot/**',
+      'test-artifacts/**',
+      'docs/reference/**',
+      'reports/**',
+      '.stryker-tmp*/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
