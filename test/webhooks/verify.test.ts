@@ -111,6 +111,28 @@ describe('verifySignature', () => {
     expect(reasonOf(() => verifySignature(body, `t=${t},v1=${'00'.repeat(32)},v2=${valid}`, secret, { now }))).toBe('signature_mismatch');
   });
 
+  it('reads a timestamp of 1 to 15 digits, and tolerates spaces, tabs and line breaks around items', () => {
+    const v1 = hmacHex(secret, t, body);
+    for (const padded of [`t=\t${t}\t,\tv1=${v1}`, `t=${t},\r\nv1=${v1}\n`, `\n t=${t} ,  v1=${v1}`]) {
+      expect(verifySignature(body, padded, secret, { now }).timestamp).toBe(t);
+    }
+    const fifteen = String(t).padStart(15, '0');
+    expect(verifySignature(body, `t=${fifteen},v1=${hmacHex(secret, fifteen, body)}`, secret, { now }).timestamp).toBe(t);
+    const sixteen = String(t).padStart(16, '0');
+    expect(reasonOf(() => verifySignature(body, `t=${sixteen},v1=${hmacHex(secret, sixteen, body)}`, secret, { now }))).toBe('malformed_header');
+    expect(reasonOf(() => verifySignature(body, `t=,v1=${v1}`, secret, { now }))).toBe('malformed_header');
+  });
+
+  it('says why a delivery is refused, without the header or the secret', () => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    expect(() => verifySignature(body, `t=${t},v1=${'00'.repeat(32)}`, secret, { now })).toThrow(
+      'no v1 signature matches the body with the given signing secret(s)',
+    );
+    expect(() => verifySignature(body, header, secret, { now: new Date((t + 400) * 1000) })).toThrow(
+      'the signed timestamp is more than 300 seconds away from now',
+    );
+  });
+
   it('accepts when any of several secrets matches (rotation on the receiver side)', () => {
     const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
     expect(verifySignature(body, header, ['whsec_new', secret], { now }).timestamp).toBe(t);
