@@ -133,6 +133,12 @@ describe('secrets of earlier tokens and of transactions', () => {
     expectNoSecret(error);
   });
 
+  it('scrubs values of six characters or more, never shorter ones that would blank out ordinary words', () => {
+    const scrubber = new Scrubber();
+    for (const value of ['abcde', 'abcdef', '', undefined]) scrubber.add(value);
+    expect(scrubber.text('abcde abcdef abcdefg')).toBe('abcde [REDACTED] [REDACTED]g');
+  });
+
   it('keeps scrubbing the last 16 replaced tokens, and lets older ones go so that the list stays bounded', () => {
     // As the transport does on each new token: the one it replaces is retired, the new one added.
     const tokens = Array.from({ length: 18 }, (_, index) => `tok-${index}-a8f3c2e1d4b5`);

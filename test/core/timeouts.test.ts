@@ -46,6 +46,17 @@ describe('timeouts', () => {
     expect((error as TimeoutError).message).toBe('GET /api/v1.1/thing timed out after 3 attempts of 50 ms each');
   });
 
+  it("times each attempt from its own start: a finished attempt's timer never cuts the next one", async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    // Attempt 1 fails after 600 ms; attempt 2 answers 800 ms later, past attempt 1's 1,000 ms but within its own.
+    t.server.on(THING, [
+      { ...fail(503, 'INTERNAL_ERROR'), delayMs: 600 },
+      { ...ok(1), delayMs: 800 },
+    ]);
+    await expect(getThing({ maxRetries: 1, timeoutMs: 1000 })).resolves.toBe(1);
+    expect(t.server.requestsTo(THING)).toHaveLength(2);
+  });
+
   it('takes a per-call timeoutMs over the client default', async () => {
     t.server.on(THING, { status: 200, json: { success: true, data: 1 }, delayMs: 400 });
     await expect(getThing({ maxRetries: 0, timeoutMs: 1000 })).resolves.toBe(1);
