@@ -86,6 +86,8 @@ describe('verifySignature', () => {
     expect(verifySignature(body, `t=${t},v1=${v1.toUpperCase()}`, secret, { now }).timestamp).toBe(t);
     expect(verifySignature(body, `t=${t},v1=not-hex,v1=${v1}`, secret, { now }).timestamp).toBe(t);
     expect(reasonOf(() => verifySignature(body, `t=${t},v1=not-hex,v1=${'00'.repeat(32)}`, secret, { now }))).toBe('malformed_header');
+    // Even-length, and the signature's length, but not hex.
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${'zz'.repeat(32)}`, secret, { now }))).toBe('malformed_header');
     expect(() => verifySignature(body, `t=${t},v1=not-hex,v1=${'00'.repeat(32)}`, secret, { now })).toThrow(
       'a v1 signature in the signature header is not an even-length hex string',
     );
