@@ -204,6 +204,21 @@ describe('bodies that are not the JSON envelope (over loopback HTTP)', () => {
     expect((error as Error).message).toBe('404 INVALID_RESPONSE GET /api/v1.1/sims: HTTP 404 without an error envelope');
   });
 
+  it.each([
+    [
+      'a 400 whose error envelope lacks success: false',
+      { status: 400, json: { error: { code: 'VALIDATION_ERROR', message: 'm' } } },
+      'VALIDATION_ERROR',
+    ],
+    ['a 200 that says success: false', { status: 200, json: { success: false, error: { code: 'SIM_NOT_FOUND', message: 'm' } } }, 'SIM_NOT_FOUND'],
+    ['a 200 with data but no success: true', { status: 200, json: { data: [{ iccid: '8901' }] } }, 'INVALID_RESPONSE'],
+  ])('reads %s as an error with code %s', async (_name, reply, code) => {
+    t.server.on('GET /api/v1.1/sims', reply);
+    const error = await getSims().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code });
+  });
+
   it('names the status when an error envelope has no message', async () => {
     t.server.on('GET /api/v1.1/sims', { status: 404, json: { success: false, error: { code: 'SIM_NOT_FOUND' } } });
     const error = await getSims().catch((caught: unknown) => caught);
