@@ -6,8 +6,20 @@ import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  // Build output and test artifacts, including the benchmark's own build of the package.
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.snapshot/**', 'test-artifacts/**', 'docs/reference/**'] },
+  // Build output and test artifacts, including the benchmark's own build of the package, and the
+  // reports and sandboxes of a mutation run (npm run test:mutation).
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'bench/.snapshot/**',
+      'test-artifacts/**',
+      'docs/reference/**',
+      'reports/**',
+      '.stryker-tmp*/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

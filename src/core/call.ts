@@ -264,8 +264,9 @@ export class Call<T> {
 
   #originalStillInFlight(): PartnerError {
     const error = this.#lifetime.originalStillInFlight();
-    // The original may yet complete: whatever covers this write, its outcome is unknown.
-    markMayHaveSucceeded(error);
+    // The original may yet complete: whatever covers this write, its outcome is unknown. Sent
+    // again with its key, it is replayed once the original is done, never applied twice.
+    markMayHaveSucceeded(error, this.#writes.idempotencyKey);
     return error;
   }
 

@@ -93,7 +93,7 @@ function apiError(status: number, body: Record<string, unknown>, headers: Record
  */
 export function unwrap<T>(body: string, info: ResponseInfo, spec: RequestSpec<T>, validate: boolean, scrubber: Scrubber): ApiResult<T> {
   const { status, headers } = info;
-  if (body === '' && status < 400) {
+  if (body === '') {
     if (status !== 204) throw invalid(status, headers, spec.route, `HTTP ${status} with an empty body`, scrubber);
     return finish(undefined, undefined, info, spec, validate);
   }

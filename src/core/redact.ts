@@ -70,7 +70,9 @@ export class Scrubber {
 
   value(value: unknown, depth = 0): unknown {
     if (typeof value === 'string') return this.text(value);
-    if (depth > 8 || value === null || typeof value !== 'object') return value;
+    if (value === null || typeof value !== 'object') return value;
+    // Nested deeper than any answer of the API: replaced whole, neither kept unscrubbed nor walked without bound.
+    if (depth > 8) return REDACTED;
     if (Array.isArray(value)) return value.map((item) => this.value(item, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [name, item] of Object.entries(value)) out[name] = this.value(item, depth + 1);

@@ -103,6 +103,22 @@ describe('close()', () => {
     );
   });
 
+  it('keeps the close timeout as the reason of a call it cut, when destroy() follows at once', async () => {
+    t.server.on(THING, { hang: true });
+    await t.connect({ timeoutMs: 60_000 });
+    const call = settle(getThing());
+    await sent(THING);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const closing = t.client.close({ timeoutMs: 50 });
+    vi.advanceTimersByTime(50);
+    const destroying = t.client.destroy();
+    vi.useRealTimers();
+    await Promise.all([closing, destroying]);
+    expect((await call) as Error).toMatchObject({
+      message: 'GET /api/v1.1/thing: the client was closed and its 50 ms close timeout passed while its request was in flight',
+    });
+  });
+
   it.each([0, -1, 1.5, '100', Number.POSITIVE_INFINITY])('refuses timeoutMs %o with a RequestValidationError', async (timeoutMs) => {
     const error = await settle(t.client.close({ timeoutMs } as { timeoutMs: number }));
     expect(error).toBeInstanceOf(RequestValidationError);
@@ -130,6 +146,15 @@ describe('destroy()', () => {
     const error = await call;
     expect(error).toBeInstanceOf(ClientClosedError);
     expect((error as Error).message).toBe('GET /api/v1.1/thing: the client was destroyed while its request was in flight');
+  });
+
+  it('cuts a call in flight with no retry left with ClientClosedError too', async () => {
+    t.server.on(THING, { hang: true });
+    await t.connect({ timeoutMs: 60_000 });
+    const call = settle(getThing({ maxRetries: 0 }));
+    await sent(THING);
+    await t.client.destroy();
+    expect(await call).toBeInstanceOf(ClientClosedError);
   });
 
   it('cuts a call waiting out a Retry-After, without sending it again', async () => {

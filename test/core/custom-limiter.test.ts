@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ClientClosedError, ConfigurationError, ConnectionError, PartnerClient } from '../../src/index.js';
 import type { Admission, RateLimitInfo, RateLimiter } from '../../src/index.js';
 import { ok, refusedUrl } from '../helpers/server.js';
-import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
+import { KEY, SECRET, settlesAtOnce, useTestServer } from '../helpers/server-client.js';
 
 type Event = ['acquire' | 'giveBack' | 'pause', string] | ['release', string, RateLimitInfo | undefined] | ['close'];
 
@@ -99,6 +99,30 @@ describe('rateLimit: a RateLimiter of your own', () => {
     const error = await call;
     expect(error).toBeInstanceOf(ClientClosedError);
     expect((error as ClientClosedError).requestNotSent).toBe(true);
+  });
+
+  it("has a call waiting in it end with the caller's abort reason, whatever the limiter rejects with", async () => {
+    let admission: Admission | undefined;
+    const dropping: RateLimiter = {
+      acquire: (_route, waiting) =>
+        new Promise<void>((_resolve, reject) => {
+          admission = waiting;
+          waiting?.signal?.addEventListener('abort', () => reject(new Error('dropped from the queue')));
+        }),
+      release: () => {},
+      pause: () => {},
+      close: () => {},
+    };
+    const client = await t.connect({ rateLimit: dropping });
+    const controller = new AbortController();
+    const call = client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false, signal: controller.signal });
+    call.catch(() => undefined);
+    while (admission === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
+    const reason = new Error('the caller gave up');
+    controller.abort(reason);
+    expect(await settlesAtOnce(call)).toBe(true);
+    await expect(call).rejects.toBe(reason);
+    expect(t.server.requestsTo(THING)).toHaveLength(0);
   });
 
   it('is refused at construction when it lacks one of the four methods', () => {

@@ -159,11 +159,71 @@ describe('bodies that are not the JSON envelope (over loopback HTTP)', () => {
     expect(error).toMatchObject({ status: 200, code: 'INVALID_RESPONSE' });
   });
 
-  it('turns an empty 500 body into InternalServerError with code INVALID_RESPONSE', async () => {
+  it('turns an empty 500 body into InternalServerError with code INVALID_RESPONSE, saying the body was empty', async () => {
     t.server.on('GET /api/v1.1/sims', { status: 500 });
     const error = await getSims().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).toMatchObject({ status: 500, code: 'INVALID_RESPONSE' });
+    expect((error as Error).message).toBe('500 INVALID_RESPONSE GET /api/v1.1/sims: HTTP 500 with an empty body');
+  });
+
+  it('keeps a 4xx outside the table an ApiError that is not retried, not a transient server error', async () => {
+    await t.connect({ maxRetries: 2 });
+    t.server.on('GET /api/v1.1/sims', [fail(410, 'GONE'), ok([])]);
+    const error = await getSims().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).not.toBeInstanceOf(InternalServerError);
+    expect(error).toMatchObject({ status: 410, code: 'GONE' });
+    expect(t.server.requestsTo('GET /api/v1.1/sims')).toHaveLength(1);
+  });
+
+  it('keeps the class of a 400 whose body is an HTML page', async () => {
+    t.server.on('GET /api/v1.1/sims', { status: 400, raw: '<html><body>Bad Request</body></html>' });
+    const error = await getSims().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toMatchObject({ status: 400, code: 'INVALID_RESPONSE' });
+    expect((error as Error).message).toBe('400 INVALID_RESPONSE GET /api/v1.1/sims: HTTP 400 with a body that is not complete JSON');
+  });
+
+  it('turns a truncated body on a route outside the envelope into InvalidResponseError, never into undefined data', async () => {
+    t.server.on('POST /api/v3/port-in', { status: 202, raw: '{"transactionId":"tx_9","statusEnd' });
+    const error = await t.client.request({ method: 'POST', path: '/api/v3/port-in', envelope: false, body: {} }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toMatchObject({ status: 202, code: 'INVALID_RESPONSE', mayHaveSucceeded: true });
+  });
+
+  it.each([
+    ['an error without a code', JSON.stringify({ success: false, error: { message: 'gone' } })],
+    ['a list', '["gone"]'],
+    ['null', 'null'],
+  ])('gives a 404 whose JSON body is %s the code INVALID_RESPONSE, saying why', async (_name, raw) => {
+    t.server.on('GET /api/v1.1/sims', { status: 404, raw });
+    const error = await getSims().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, code: 'INVALID_RESPONSE' });
+    expect((error as Error).message).toBe('404 INVALID_RESPONSE GET /api/v1.1/sims: HTTP 404 without an error envelope');
+  });
+
+  it.each([
+    [
+      'a 400 whose error envelope lacks success: false',
+      { status: 400, json: { error: { code: 'VALIDATION_ERROR', message: 'm' } } },
+      'VALIDATION_ERROR',
+    ],
+    ['a 200 that says success: false', { status: 200, json: { success: false, error: { code: 'SIM_NOT_FOUND', message: 'm' } } }, 'SIM_NOT_FOUND'],
+    ['a 200 with data but no success: true', { status: 200, json: { data: [{ iccid: '8901' }] } }, 'INVALID_RESPONSE'],
+  ])('reads %s as an error with code %s', async (_name, reply, code) => {
+    t.server.on('GET /api/v1.1/sims', reply);
+    const error = await getSims().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code });
+  });
+
+  it('names the status when an error envelope has no message', async () => {
+    t.server.on('GET /api/v1.1/sims', { status: 404, json: { success: false, error: { code: 'SIM_NOT_FOUND' } } });
+    const error = await getSims().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 404, code: 'SIM_NOT_FOUND' });
+    expect((error as Error).message).toBe('404 SIM_NOT_FOUND GET /api/v1.1/sims: HTTP 404');
   });
 
   it('accepts an empty 204 as no data', async () => {
@@ -246,6 +306,8 @@ describe('bodies that are not the JSON envelope (through the fetch option)', () 
 
   it('turns JSON without the envelope into InvalidResponseError', async () => {
     mock.use(http.get(`${baseUrl}/api/v1.1/sims`, () => HttpResponse.json([1, 2, 3])));
-    await expect(viaFetch.request({ method: 'GET', path: '/api/v1.1/sims' })).rejects.toBeInstanceOf(InvalidResponseError);
+    const error = await viaFetch.request({ method: 'GET', path: '/api/v1.1/sims' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as Error).message).toBe('200 INVALID_RESPONSE GET /api/v1.1/sims: HTTP 200 without the success envelope');
   });
 });

@@ -110,6 +110,9 @@ describe('writes the spec marks (idem), and reads', () => {
     t.server.on('GET /api/v1.1/sims/8901/subscription', fail(500, 'INTERNAL_ERROR'));
     const error = await t.client.sims.retrieveSubscription('8901', { maxRetries: 0 }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 500, mayHaveSucceeded: false });
+    // A key on a read changes nothing: a read applies nothing.
+    const keyed = await t.client.sims.retrieveSubscription('8901', { maxRetries: 0, idempotencyKey: 'read-1' }).catch((caught: unknown) => caught);
+    expect(keyed).toMatchObject({ status: 500, mayHaveSucceeded: false });
   });
 
   it('other writes without a key are not retried after a 5xx either', async () => {

@@ -10,6 +10,7 @@ import {
   TransactionTimeoutError,
 } from '../../src/index.js';
 import type { Logger } from '../../src/index.js';
+import { Scrubber } from '../../src/core/redact.js';
 import { fail, ok, TOKEN_ROUTE } from '../helpers/server.js';
 import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
 
@@ -69,6 +70,32 @@ describe('secrets never leave in errors', () => {
     expectNoSecret(error);
   });
 
+  it('scrubs a secret however deep the server nests it in details', async () => {
+    let nested: unknown = { token: TOKEN, note: `key ${KEY}` };
+    for (let level = 0; level < 12; level++) nested = { level, nested };
+    t.server.on('GET /api/v1.1/ping', fail(400, 'VALIDATION_ERROR', { details: { nested } }));
+    const error = await t.client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expectNoSecret(error);
+  });
+
+  it('keeps null and numbers in details as they are, and still throws the typed error for details nested without end', async () => {
+    // Objects eight levels below details, as deep as any answer of the API nests, are kept as received.
+    let eightDeep: unknown = { leaf: 1 };
+    for (let level = 0; level < 7; level++) eightDeep = { level, nested: eightDeep };
+    const endless = (open: string, close: string) =>
+      `{"success":false,"error":{"code":"VALIDATION_ERROR","message":"m","details":{"deep":${open.repeat(100_000)}1${close.repeat(100_000)}}}}`;
+    t.server.on('GET /api/v1.1/ping', [
+      fail(400, 'VALIDATION_ERROR', { details: { field: null, limit: 3, items: [null, 1], eightDeep } }),
+      { status: 400, raw: endless('[', ']') },
+      { status: 400, raw: endless('{"a":', '}') },
+    ]);
+    const ping = () => t.client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
+    expect(await ping()).toMatchObject({ details: { field: null, limit: 3, items: [null, 1], eightDeep } });
+    expect(await ping()).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(await ping()).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+  });
+
   it('keeps timeouts and connection errors free of secrets', async () => {
     t.server.on('GET /api/v1.1/ping', { hang: true });
     const client = await t.connect({ timeoutMs: 100, maxRetries: 0 });
@@ -104,6 +131,27 @@ describe('secrets of earlier tokens and of transactions', () => {
     const error = await slow;
     expect((error as Error).message).toContain('[REDACTED]');
     expectNoSecret(error);
+  });
+
+  it('scrubs values of six characters or more, never shorter ones that would blank out ordinary words', () => {
+    const scrubber = new Scrubber();
+    for (const value of ['abcde', 'abcdef', '', undefined]) scrubber.add(value);
+    expect(scrubber.text('abcde abcdef abcdefg')).toBe('abcde [REDACTED] [REDACTED]g');
+  });
+
+  it('keeps scrubbing the last 16 replaced tokens, and lets older ones go so that the list stays bounded', () => {
+    // As the transport does on each new token: the one it replaces is retired, the new one added.
+    const tokens = Array.from({ length: 18 }, (_, index) => `tok-${index}-a8f3c2e1d4b5`);
+    const scrubber = new Scrubber();
+    scrubber.add(tokens[0]);
+    for (let index = 1; index < tokens.length; index++) {
+      scrubber.retire(tokens[index - 1]);
+      // Retiring the same token again, or one never added, changes nothing.
+      scrubber.retire(tokens[index - 1]);
+      scrubber.retire(`tok-unknown-${index}-c0ffee`);
+      scrubber.add(tokens[index]);
+    }
+    expect(scrubber.text(tokens.join(' '))).toBe([tokens[0], ...Array<string>(17).fill('[REDACTED]')].join(' '));
   });
 
   it('scrubs a FAILED transaction: message, error, errorCode and transaction', async () => {
@@ -248,6 +296,17 @@ describe('plain http', () => {
     const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error).toMatchObject({ code: 'INSECURE_TRANSPORT' });
+    expect((error as Error).message).toContain('refusing to send credentials over plain http:// to api.example.test');
+    expect((error as Error).message).toContain('allowInsecureHttp: true');
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses a baseUrl that is neither https:// nor http://, before sending anything', async () => {
+    const { calls, fetchImpl } = countingFetch();
+    const client = t.track(new PartnerClient({ baseUrl: 'ftp://api.example.test', key: KEY, secret: SECRET, fetch: fetchImpl }));
+    const error = await client.request({ method: 'GET', path: '/api/v1.1/ping' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toContain('baseUrl must use https:// (got ftp:)');
     expect(calls).toEqual([]);
   });
 

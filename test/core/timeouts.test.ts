@@ -1,8 +1,9 @@
-import { getMaxListeners, setMaxListeners } from 'node:events';
+import { getEventListeners, getMaxListeners, setMaxListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEADLINE_SLACK_MS } from '../../src/core/defaults.js';
 import { ClientClosedError, type Logger, RateLimitError, TimeoutError } from '../../src/index.js';
 import { installFakeClock } from '../helpers/clock.js';
-import { fail, ok, tokenAnswer } from '../helpers/server.js';
+import { fail, ok, TOKEN_ROUTE, tokenAnswer } from '../helpers/server.js';
 import { settlesAtOnce, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
@@ -45,6 +46,17 @@ describe('timeouts', () => {
     expect((error as TimeoutError).message).toBe('GET /api/v1.1/thing timed out after 3 attempts of 50 ms each');
   });
 
+  it("times each attempt from its own start: a finished attempt's timer never cuts the next one", async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    // Attempt 1 fails after 600 ms; attempt 2 answers 800 ms later, past attempt 1's 1,000 ms but within its own.
+    t.server.on(THING, [
+      { ...fail(503, 'INTERNAL_ERROR'), delayMs: 600 },
+      { ...ok(1), delayMs: 800 },
+    ]);
+    await expect(getThing({ maxRetries: 1, timeoutMs: 1000 })).resolves.toBe(1);
+    expect(t.server.requestsTo(THING)).toHaveLength(2);
+  });
+
   it('takes a per-call timeoutMs over the client default', async () => {
     t.server.on(THING, { status: 200, json: { success: true, data: 1 }, delayMs: 400 });
     await expect(getThing({ maxRetries: 0, timeoutMs: 1000 })).resolves.toBe(1);
@@ -58,6 +70,51 @@ describe('timeouts', () => {
     const error = await client.request({ method: 'GET', path: '/api/v1.1/thing', maxRetries: 1 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterSeconds).toBe(90);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it("sends nothing once the call's deadline has passed: a 401 replay after a re-authentication that outlasted it fails unsent", async () => {
+    // The monotonic clock runs with real time, and jumps past the deadline during the re-authentication.
+    vi.useFakeTimers({ toFake: ['performance'], shouldAdvanceTime: true });
+    t.server.on(THING, fail(401, 'UNAUTHORIZED'));
+    t.server.on(TOKEN_ROUTE, (_request, count) => {
+      if (count === 2) vi.advanceTimersByTime(10 * 60_000);
+      return tokenAnswer();
+    });
+    const error = await getThing({ maxRetries: 0 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ requestNotSent: true, mayHaveSucceeded: false });
+    expect((error as Error).message).toBe('GET /api/v1.1/thing ran past its deadline');
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it("cuts the last attempt's timeout to what is left of the call's deadline, and says so", async () => {
+    vi.useFakeTimers({ toFake: ['performance'], shouldAdvanceTime: true });
+    t.server.on(THING, [fail(401, 'UNAUTHORIZED'), { hang: true }]);
+    // Deadline: one attempt of 1,000 ms plus the slack; the re-authentication ends 600 ms before it.
+    t.server.on(TOKEN_ROUTE, (_request, count) => {
+      if (count === 2) vi.advanceTimersByTime(1000 + DEADLINE_SLACK_MS - 600);
+      return tokenAnswer();
+    });
+    const error = await getThing({ maxRetries: 0, timeoutMs: 1000 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    const { timeoutMs, message } = error as TimeoutError;
+    expect(timeoutMs).toBeGreaterThan(0);
+    expect(timeoutMs).toBeLessThanOrEqual(600);
+    expect(message).toBe(`GET /api/v1.1/thing timed out after 2 attempts of 1000 ms each (the last cut to ${timeoutMs} ms by the call's deadline)`);
+    expect(t.server.requestsTo(THING)).toHaveLength(2);
+  });
+
+  it('does not start a Retry-After wait that would end exactly at the deadline: the retry could not be sent', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    installFakeClock();
+    // Deadline: 1,000 ms × 2 attempts + 60 s = 62 s from the first send; the fake clock stands still meanwhile.
+    t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': String((2000 + DEADLINE_SLACK_MS) / 1000) } }), ok(1)]);
+    const client = await t.connect({ maxServerWaitMs: 200_000, rateLimit: false });
+    const pending = client.request({ method: 'GET', path: '/api/v1.1/thing', maxRetries: 1, timeoutMs: 1000 }).catch((caught: unknown) => caught);
+    await until(() => t.server.requestsTo(THING).length === 1);
+    await vi.advanceTimersByTimeAsync(2000 + DEADLINE_SLACK_MS);
+    expect(await pending).toBeInstanceOf(RateLimitError);
     expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 
@@ -162,6 +219,31 @@ describe('cancellation', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+  it('announces no retry for a call aborted with a retryable failure as its reason (a fan-out cancelling its siblings)', async () => {
+    const log = warnings();
+    await t.connect({ logger: log.logger });
+    t.server.on(THING, { hang: true });
+    t.server.on('GET /api/v1.1/other', fail(503, 'INTERNAL_ERROR'));
+    const controller = new AbortController();
+    const sibling = getThing({ signal: controller.signal, timeoutMs: 10_000 });
+    sibling.catch(() => undefined);
+    await until(() => t.server.requestsTo(THING).length === 1);
+    const failure = await t.client.request({ method: 'GET', path: '/api/v1.1/other', maxRetries: 0 }).catch((caught: unknown) => caught);
+    controller.abort(failure);
+    await expect(sibling).rejects.toBe(failure);
+    expect(log.lines).toEqual([]);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it("leaves no listener on the caller's signal once its calls have ended", async () => {
+    // A long-lived signal (a worker's shutdown, a request's lifetime) goes with many calls: none may stay attached to it.
+    t.server.on(THING, [ok(1), fail(404, 'NOT_FOUND'), { hang: true }]);
+    const controller = new AbortController();
+    await getThing({ signal: controller.signal });
+    await getThing({ signal: controller.signal }).catch(() => undefined);
+    await getThing({ signal: controller.signal, maxRetries: 0 }).catch(() => undefined);
+    expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
   });
 });
 

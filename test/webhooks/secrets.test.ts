@@ -46,8 +46,15 @@ describe('secret functions in verifySignature and constructEvent', () => {
       }),
     );
     expect(error.reason).toBe('invalid_secret');
+    expect(error.message).toBe('the signing-secret function threw or rejected; see error.cause');
     expect(error.cause).toBe(thrown);
     for (const shown of [error.message, JSON.stringify(error), inspect(error), String(error.stack)]) expect(shown).not.toContain(secret);
+    // Like a native cause: not copied by a logger that spreads an error's own fields, and removable before logging.
+    expect({ ...error }).not.toHaveProperty('cause');
+    error.cause = 'replaced';
+    expect(error.cause).toBe('replaced');
+    delete (error as { cause?: unknown }).cause;
+    expect(error.cause).toBeUndefined();
   });
 
   it('refuses a function returning a promise, pointing to the async forms, and leaves no unhandled rejection', async () => {
@@ -56,7 +63,10 @@ describe('secret functions in verifySignature and constructEvent', () => {
     try {
       const error = await failureOf(() => verifySignature(body, header, (() => Promise.reject(new Error(leaky))) as never, { now }));
       expect(error.reason).toBe('invalid_secret');
-      expect(error.message).toMatch(/verifySignatureAsync/);
+      expect(error.message).toBe(
+        'the signing-secret function returned a promise, and verifySignature and constructEvent are synchronous: ' +
+          'use verifySignatureAsync or constructEventAsync, or an adapter',
+      );
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).not.toHaveBeenCalled();
     } finally {

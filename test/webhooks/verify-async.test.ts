@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   constructEvent,
   constructEventAsync,
@@ -128,6 +128,13 @@ describe('verifySignatureAsync against verifySignature', () => {
       await expect(run).rejects.toBeInstanceOf(WebhookSignatureError);
       await expect(run).rejects.toMatchObject({ reason });
     }
+  });
+
+  it('says to use verifySignature in a runtime without Web Crypto', async () => {
+    vi.stubGlobal('crypto', {});
+    const run = verifySignatureAsync('{}', signPayload('{}', 'k', { timestamp: T }), 'k', { now });
+    await expect(run).rejects.not.toBeInstanceOf(WebhookSignatureError);
+    await expect(run).rejects.toThrow('Web Crypto (globalThis.crypto.subtle) is not available in this runtime: use verifySignature');
   });
 });
 

@@ -86,6 +86,53 @@ describe('verifySignature', () => {
     expect(verifySignature(body, `t=${t},v1=${v1.toUpperCase()}`, secret, { now }).timestamp).toBe(t);
     expect(verifySignature(body, `t=${t},v1=not-hex,v1=${v1}`, secret, { now }).timestamp).toBe(t);
     expect(reasonOf(() => verifySignature(body, `t=${t},v1=not-hex,v1=${'00'.repeat(32)}`, secret, { now }))).toBe('malformed_header');
+    // Even-length, and the signature's length, but not hex.
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${'zz'.repeat(32)}`, secret, { now }))).toBe('malformed_header');
+    expect(() => verifySignature(body, `t=${t},v1=not-hex,v1=${'00'.repeat(32)}`, secret, { now })).toThrow(
+      'a v1 signature in the signature header is not an even-length hex string',
+    );
+  });
+
+  it('refuses a v1 that starts with the valid signature but goes on: only the whole value may match', () => {
+    const v1 = hmacHex(secret, t, body);
+    for (const longer of [`${v1}00`, `${v1}${v1}`]) {
+      expect(reasonOf(() => verifySignature(body, `t=${t},v1=${longer}`, secret, { now }))).toBe('signature_mismatch');
+      expect(reasonOf(() => verifySignature(body, ` v1=${longer}, t=${t}`, secret, { now }))).toBe('signature_mismatch');
+    }
+  });
+
+  it('refuses a wrong v1 written in uppercase hex: only a value that matches once lowercased is accepted', () => {
+    for (const wrong of ['AB'.repeat(32), hmacHex('whsec_other', t, body).toUpperCase()]) {
+      expect(reasonOf(() => verifySignature(body, `t=${t},v1=${wrong}`, secret, { now }))).toBe('signature_mismatch');
+    }
+  });
+
+  it('counts only v1 values: the valid signature under another scheme does not make a header pass', () => {
+    const valid = hmacHex(secret, t, body);
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${'00'.repeat(32)},v0=${valid}`, secret, { now }))).toBe('signature_mismatch');
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${'00'.repeat(32)},v2=${valid}`, secret, { now }))).toBe('signature_mismatch');
+  });
+
+  it('reads a timestamp of 1 to 15 digits, and tolerates spaces, tabs and line breaks around items', () => {
+    const v1 = hmacHex(secret, t, body);
+    for (const padded of [`t=\t${t}\t,\tv1=${v1}`, `t=${t},\r\nv1=${v1}\n`, `\n t=${t} ,  v1=${v1}`]) {
+      expect(verifySignature(body, padded, secret, { now }).timestamp).toBe(t);
+    }
+    const fifteen = String(t).padStart(15, '0');
+    expect(verifySignature(body, `t=${fifteen},v1=${hmacHex(secret, fifteen, body)}`, secret, { now }).timestamp).toBe(t);
+    const sixteen = String(t).padStart(16, '0');
+    expect(reasonOf(() => verifySignature(body, `t=${sixteen},v1=${hmacHex(secret, sixteen, body)}`, secret, { now }))).toBe('malformed_header');
+    expect(reasonOf(() => verifySignature(body, `t=,v1=${v1}`, secret, { now }))).toBe('malformed_header');
+  });
+
+  it('says why a delivery is refused, without the header or the secret', () => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    expect(() => verifySignature(body, `t=${t},v1=${'00'.repeat(32)}`, secret, { now })).toThrow(
+      'no v1 signature matches the body with the given signing secret(s)',
+    );
+    expect(() => verifySignature(body, header, secret, { now: new Date((t + 400) * 1000) })).toThrow(
+      'the signed timestamp is more than 300 seconds away from now',
+    );
   });
 
   it('accepts when any of several secrets matches (rotation on the receiver side)', () => {
@@ -146,6 +193,17 @@ describe('verifySignature', () => {
   it.each([[Number.NaN], [-1], ['300'], [null]])('refuses toleranceSeconds %j instead of guessing', (bad) => {
     const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
     expect(reasonOf(() => verifySignature(body, header, secret, { now, toleranceSeconds: bad as never }))).toBe('timestamp_out_of_tolerance');
+    expect(() => verifySignature(body, header, secret, { now, toleranceSeconds: bad as never })).toThrow(
+      'toleranceSeconds must be a number of seconds, 0 or more (Infinity turns the check off)',
+    );
+  });
+
+  it('takes toleranceSeconds 0 as "signed this very second"', () => {
+    const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
+    expect(verifySignature(body, header, secret, { now, toleranceSeconds: 0 }).timestamp).toBe(t);
+    expect(reasonOf(() => verifySignature(body, header, secret, { now: new Date((t + 1) * 1000), toleranceSeconds: 0 }))).toBe(
+      'timestamp_out_of_tolerance',
+    );
   });
 
   it('uses the current clock when no now is given', () => {
@@ -178,9 +236,17 @@ describe('verifySignature', () => {
     expect(reasonOf(() => verifySignature(body, header as string, secret, { now }))).toBe(reason);
   });
 
-  it.each([[''], [[]], [['']], [[secret, '']], [undefined], [42]])('refuses an unusable secret %j as invalid_secret', (bad) => {
+  it.each([
+    ['', 'no signing secret was given: pass the signingSecret of the webhook registration'],
+    [[], 'no signing secret was given: pass the signingSecret of the webhook registration'],
+    [[''], 'every signing secret must be a non-empty string'],
+    [[secret, ''], 'every signing secret must be a non-empty string'],
+    [undefined, 'no signing secret was given: pass the signingSecret of the webhook registration'],
+    [42, 'no signing secret was given: pass the signingSecret of the webhook registration'],
+  ])('refuses an unusable secret %j as invalid_secret, saying what to pass', (bad, message) => {
     const header = `t=${t},v1=${hmacHex(secret, t, body)}`;
     expect(reasonOf(() => verifySignature(body, header, bad as string, { now }))).toBe('invalid_secret');
+    expect(() => verifySignature(body, header, bad as string, { now })).toThrow(message);
   });
 
   it('refuses a parsed body and explains how to keep the raw bytes', () => {
