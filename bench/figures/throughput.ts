@@ -1,7 +1,8 @@
 /**
  * Figure 1: one page of 20 SIMs per call (`client.sims.list({ pageSize: 20 })`, validation on)
  * against raw `undici.request` + `JSON.parse` (the limit) and global `fetch` + `res.json()`
- * (the ceiling of any fetch-based SDK), at concurrency 1 and 50.
+ * (the ceiling of any fetch-based SDK), at concurrency 1 and 50; and the client's CPU per call
+ * with one pass-through middleware against the client without any.
  */
 import { request } from 'undici';
 import { BENCH_KEY, BENCH_SECRET, simListRounds } from '../lib/sims.js';
@@ -31,6 +32,7 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
 
   const loaded = await loadClient();
   let client: BenchClient | undefined;
+  let withMiddleware: BenchClient | undefined;
   let clientProblem = loaded.ok ? undefined : loaded.reason;
   if (loaded.ok) {
     client = new loaded.value({ baseUrl: config.apiUrl, key: BENCH_KEY, secret: BENCH_SECRET, rateLimit: UNREACHED_RATE_LIMIT });
@@ -46,6 +48,25 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
         const page = await sims.list({ pageSize: 20 });
         sink += page.data.length;
       };
+      // The lightest middleware there is: what a partner's pass-through costs on top of the client.
+      try {
+        withMiddleware = new loaded.value({
+          baseUrl: config.apiUrl,
+          key: BENCH_KEY,
+          secret: BENCH_SECRET,
+          rateLimit: UNREACHED_RATE_LIMIT,
+          middleware: [(request, next) => next(request)],
+        });
+        const passing = withMiddleware.sims;
+        if ((await passing.list({ pageSize: 20 })).data.length === 20) {
+          variants['client+middleware'] = async () => {
+            const page = await passing.list({ pageSize: 20 });
+            sink += page.data.length;
+          };
+        }
+      } catch {
+        // A build without middleware: the row says so.
+      }
     }
   }
 
@@ -73,8 +94,12 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
     (ratios['client/undici'] ??= {})[concurrency] = perRound('client', 'undici');
     (ratios['client/fetch'] ??= {})[concurrency] = perRound('client', 'fetch');
     (ratios['fetch/undici'] ??= {})[concurrency] = perRound('fetch', 'undici');
+    (ratios['middleware-cpu'] ??= {})[concurrency] = median(
+      (cpuSamples['client+middleware'] ?? []).map((micros, round) => micros / (cpuSamples['client']?.[round] ?? Number.NaN)),
+    );
   }
   await client?.close();
+  await withMiddleware?.close();
   if (sink === 0) throw new Error('no SIM was read');
 
   const rows: Row[] = [];
@@ -124,6 +149,24 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
         ratio: vsFetch,
         goal: '≥ 1.5',
         met: vsFetch >= 1.5,
+      });
+    }
+    const middlewareCpu = cpu['client+middleware']?.[concurrency];
+    if (middlewareCpu === undefined) {
+      rows.push(skippedRow(`${id}.middleware-cpu`, `1. one pass-through middleware, concurrency ${concurrency}: CPU per call`, '≤ 1.05', 'this build has no middleware option'));
+    } else {
+      const ratio = ratios['middleware-cpu']?.[concurrency] ?? Number.NaN;
+      rows.push({
+        id: `${id}.middleware-cpu`,
+        figure: `1. one pass-through middleware, concurrency ${concurrency}: CPU per call`,
+        value: middlewareCpu,
+        baseline: cpu['client']?.[concurrency] ?? Number.NaN,
+        unit: 'µs',
+        baselineLabel: 'the client without middleware',
+        ratio,
+        goal: '≤ 1.05',
+        met: ratio <= 1.05,
+        note: `ratio = median over ${rounds} rounds of the ratio of CPU per call within each round`,
       });
     }
     rows.push({

@@ -33,6 +33,7 @@ interface BenchClientOptions {
   fetch?: typeof globalThis.fetch;
   maxRetries?: number;
   dispatcher?: unknown;
+  middleware?: Array<(request: unknown, next: (request: unknown) => Promise<unknown>) => Promise<unknown>>;
 }
 
 export type ClientConstructor = new (options: BenchClientOptions) => BenchClient;
