@@ -123,6 +123,28 @@ for (const wire of ['undici', 'fetch'] as const) {
       expect(JSON.parse(t.server.requestsTo(SMS)[0]?.body ?? '')).toEqual(sms);
     });
 
+    it("hands next()'s answer out as a WHATWG Response: read once, cloned before, its headers the server's", async () => {
+      t.server.on(SIMS, page([sim]));
+      const checks: Middleware = async (request, next) => {
+        const response = await next(request);
+        expect(response).toBeInstanceOf(Response);
+        expect(response.status).toBe(200);
+        expect(response.ok).toBe(true);
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+        const copy = response.clone();
+        expect(response.bodyUsed).toBe(false);
+        const text = await response.text();
+        expect(response.bodyUsed).toBe(true);
+        await expect(response.text()).rejects.toBeInstanceOf(TypeError);
+        expect(() => response.clone()).toThrow(TypeError);
+        expect(await new Response(copy.body).text()).toBe(text);
+        expect(JSON.parse(text)).toMatchObject({ success: true, data: [sim] });
+        return response;
+      };
+      const client = await connect();
+      await expect(client.sims.list({}, { middleware: [checks] })).resolves.toMatchObject({ data: [sim] });
+    });
+
     it('handles a response of its own exactly as the server’s: envelope, typed errors, retries, rate-limit headers', async () => {
       const answers = [
         new Response(JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message: 'stubbed' } }), { status: 503 }),
