@@ -66,7 +66,7 @@ export function pageModule(text: string): { code: string; lines: number[] } {
 }
 
 /** The page's lines outside code fences, with their 1-based numbers. */
-export function proseLines(text: string): Array<{ line: number; text: string }> {
+function proseLines(text: string): Array<{ line: number; text: string }> {
   const prose: Array<{ line: number; text: string }> = [];
   let inFence = false;
   text.split('\n').forEach((line, index) => {
@@ -86,7 +86,7 @@ function slug(heading: string): string {
 }
 
 /** Every anchor of a page: its headings' slugs, a repeated slug numbered `-1`, `-2` … as GitHub does. */
-export function anchors(text: string): Set<string> {
+function anchors(text: string): Set<string> {
   const seen = new Map<string, number>();
   const result = new Set<string>();
   for (const { text: line } of proseLines(text)) {
