@@ -2,8 +2,8 @@
  * Reading the project's Markdown as GitHub renders it: the pages (README.md and docs/*.md), their
  * fenced code blocks, their links, and the anchors their headings get.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { root } from '../package/built.js';
 
 export { root };
@@ -66,7 +66,7 @@ export function pageModule(text: string): { code: string; lines: number[] } {
 }
 
 /** The page's lines outside code fences, with their 1-based numbers. */
-export function proseLines(text: string): Array<{ line: number; text: string }> {
+function proseLines(text: string): Array<{ line: number; text: string }> {
   const prose: Array<{ line: number; text: string }> = [];
   let inFence = false;
   text.split('\n').forEach((line, index) => {
@@ -86,7 +86,7 @@ function slug(heading: string): string {
 }
 
 /** Every anchor of a page: its headings' slugs, a repeated slug numbered `-1`, `-2` … as GitHub does. */
-export function anchors(text: string): Set<string> {
+function anchors(text: string): Set<string> {
   const seen = new Map<string, number>();
   const result = new Set<string>();
   for (const { text: line } of proseLines(text)) {
@@ -102,4 +102,42 @@ export function anchors(text: string): Set<string> {
 
 export function readPage(path: string): string {
   return readFileSync(join(root, path), 'utf8');
+}
+
+const LINK = /\[[^\]]*\]\(([^)\s]+)\)/g;
+
+/** What a set of files holds at a path: a file, a directory (of files), or nothing. */
+export type PathKind = 'file' | 'directory' | undefined;
+
+/**
+ * Every relative link of `page` (a path relative to the repository root) that does not resolve in
+ * a set of files: a missing file, a path leaving the set's root, or an anchor no heading of the
+ * target page has. `kind` says what the set holds at a path; `read` gives a Markdown file's text.
+ */
+export function brokenLinks(page: string, kind: (path: string) => PathKind, read: (path: string) => string = readPage): string[] {
+  const broken: string[] = [];
+  for (const { line, text } of proseLines(read(page))) {
+    for (const match of text.matchAll(LINK)) {
+      const target = match[1] ?? '';
+      if (/^[a-z][a-z+.-]*:/i.test(target)) continue;
+      const [path = '', anchor] = target.split('#');
+      const file = path === '' ? page : posix.normalize(posix.join(posix.dirname(page), path)).replace(/\/$/, '');
+      const where = `${page}:${line} → ${target}`;
+      const found = file.startsWith('../') || file === '..' ? undefined : kind(file);
+      if (found === undefined) {
+        broken.push(`${where}: no such file`);
+        continue;
+      }
+      if (anchor === undefined || !file.endsWith('.md') || found === 'directory') continue;
+      if (!anchors(read(file)).has(anchor)) broken.push(`${where}: no heading with that anchor in ${file}`);
+    }
+  }
+  return broken;
+}
+
+/** What the repository holds at a path relative to its root. */
+export function repositoryPath(path: string): PathKind {
+  const full = join(root, path);
+  if (!existsSync(full)) return undefined;
+  return statSync(full).isDirectory() ? 'directory' : 'file';
 }
