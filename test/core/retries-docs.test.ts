@@ -19,7 +19,7 @@ import {
   type RequestErrorMessage,
 } from '../../src/index.js';
 import { codeSpans, findTable } from '../docs/markdown.js';
-import { fail, listen, ok, type Reply, type Responder, tokenAnswer } from '../helpers/server.js';
+import { fail, listen, ok, refusedAfterToken, type Reply, type Responder, tokenAnswer } from '../helpers/server.js';
 import { KEY, SECRET, useTestServer } from '../helpers/server-client.js';
 
 const t = useTestServer();
@@ -156,25 +156,16 @@ async function resettingUrl(): Promise<string> {
   return loopback.url;
 }
 
-/**
- * A loopback server that answers the token exchange on a connection it then closes, and stops
- * listening: every connection after it is refused.
- */
+/** A loopback server that answers the token exchange, then refuses every connection. */
 async function refusingUrl(): Promise<string> {
-  const loopback = await listen((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      answerToken(response, { connection: 'close' });
-      loopback.server.close();
-    });
-  });
+  const loopback = await refusedAfterToken();
   closers.push(() => loopback.close());
   return loopback.url;
 }
 
-function answerToken(response: ServerResponse, headers: Record<string, string> = {}): void {
+function answerToken(response: ServerResponse): void {
   const body = JSON.stringify(tokenAnswer().json);
-  response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers }).end(body);
+  response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 }
 
 const closers: Array<() => Promise<void>> = [];
