@@ -6,7 +6,7 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { SpanKind } from '@opentelemetry/api';
-import { InstrumentType, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { DataPointType, type MetricData, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import * as sdk from '../../src/index.js';
 import { ATTR } from '../../src/core/telemetry-attributes.js';
@@ -151,11 +151,16 @@ describe("the observability guide's table of span attributes", () => {
 
 describe("the observability guide's table of metric instruments", () => {
   const { rows } = findTable(['instrument', 'kind', 'unit', 'also by']);
-  const KINDS: Record<string, InstrumentType> = {
-    histogram: InstrumentType.HISTOGRAM,
-    counter: InstrumentType.COUNTER,
-    'up-down counter': InstrumentType.UP_DOWN_COUNTER,
-  };
+  /** An instrument's kind as its data says it: histogram points, or sums that only grow or not. */
+  const KINDS: Record<string, string> = { histogram: 'histogram', counter: 'monotonic sum', 'up-down counter': 'sum' };
+  const kindOf = (metric: MetricData): string =>
+    metric.dataPointType === DataPointType.HISTOGRAM
+      ? 'histogram'
+      : metric.dataPointType === DataPointType.SUM
+        ? metric.isMonotonic
+          ? 'monotonic sum'
+          : 'sum'
+        : 'other';
 
   function instruments(metrics: ResourceMetrics) {
     return metrics.scopeMetrics.filter((scope) => scope.scope.name === 'mobile-partner-sdk').flatMap((scope) => scope.metrics);
@@ -168,7 +173,7 @@ describe("the observability guide's table of metric instruments", () => {
     for (const [instrument = '', kind = '', unit = '', alsoBy = ''] of rows) {
       const name = codeSpans(instrument)[0];
       const metric = measured.find((one) => one.descriptor.name === name);
-      expect([name, metric?.descriptor.type, metric?.descriptor.unit]).toEqual([name, KINDS[kind], codeSpans(unit)[0] ?? unit]);
+      expect([name, metric && kindOf(metric), metric?.descriptor.unit]).toEqual([name, KINDS[kind], codeSpans(unit)[0] ?? unit]);
       // Every point has the method (and the template, but for client.request()); and the attributes the row adds.
       const extra = alsoBy.startsWith('—') ? [] : codeSpans(alsoBy).filter((span) => span.includes('.'));
       const keys = new Set(metric?.dataPoints.flatMap((point) => Object.keys(point.attributes)));

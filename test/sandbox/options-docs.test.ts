@@ -48,6 +48,13 @@ function startOptionNames(): string[] {
   throw new Error('the sandbox no longer lists its options when refusing an unknown one');
 }
 
+/** The options a command line starts the sandbox with. */
+function optionsOf(argv: string[]): Record<string, unknown> {
+  const command = parseCommand(argv);
+  if (command.help) throw new Error(`${argv.join(' ')} asks for help`);
+  return Object.fromEntries(Object.entries(command.options));
+}
+
 /** Checks startSandbox's options as it does: where to listen, then the sandbox's own. */
 function resolveAll(input: Record<string, unknown>): void {
   resolveOptions(resolveListenOptions(input).sandbox);
@@ -86,7 +93,7 @@ describe("the sandbox guide's table of command-line flags", () => {
       }
       if (rule) {
         expect(NUMBER_RULES[name as RuleName]).toEqual(expect.objectContaining(rule));
-        const read = (text: string) => (parseCommand([`${flag}=${text}`]) as { options: Record<string, unknown> }).options[name];
+        const read = (text: string) => optionsOf([`${flag}=${text}`])[name];
         expect([read(String(rule.max)), rule.minExclusive ? undefined : read(String(rule.min))]).toEqual([
           rule.max,
           rule.minExclusive ? undefined : rule.min,
@@ -95,10 +102,7 @@ describe("the sandbox guide's table of command-line flags", () => {
           expect(() => parseCommand([`${flag}=${past}`])).toThrow(UsageError);
       }
       const defaultValue = /default `?([^`;,\s]+)`?/.exec(value)?.[1];
-      if (defaultValue)
-        expect((parseCommand([]) as { options: Record<string, unknown> }).options[name] ?? resolveListenOptions({}).listen[name as 'host']).toEqual(
-          literal(defaultValue),
-        );
+      if (defaultValue) expect(optionsOf([])[name] ?? resolveListenOptions({}).listen[name as 'host']).toEqual(literal(defaultValue));
       if (name === 'allowedHosts') {
         expect(value).toContain('repeatable');
         expect(parseCommand([flag, 'a.example.test', flag, '.b.example.test'])).toMatchObject({
