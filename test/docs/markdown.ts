@@ -126,11 +126,12 @@ export function cells(row: string): string[] {
   return inner.split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'));
 }
 
-/** Every table of README.md and docs/*.md (outside code fences), in page order. */
+/** Every table of README.md and docs/*.md (outside code fences, in list items too), in page order. */
 export function allTables(): Table[] {
   const tables: Table[] = [];
   for (const page of markdownPages()) {
-    const lines = proseLines(readPage(page));
+    // A table may sit in a list item, indented.
+    const lines = proseLines(readPage(page)).map(({ line, text }) => ({ line, text: text.trimStart() }));
     lines.forEach(({ line, text }, index) => {
       const delimiter = lines[index + 1]?.text ?? '';
       const previous = lines[index - 1]?.text ?? '';
