@@ -118,7 +118,7 @@ export interface Table {
 }
 
 /** A table row's cells as GitHub splits them: at each `|` not escaped as `\|`, inside code spans too. */
-export function cells(row: string): string[] {
+function cells(row: string): string[] {
   const inner = row
     .trim()
     .replace(/^\|/, '')

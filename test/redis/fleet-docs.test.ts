@@ -48,7 +48,7 @@ async function look(keys: string[]): Promise<void> {
     const [type, ttlMs, time] = await Promise.all([observer.type(key), observer.pttl(key), observer.time()]);
     const now = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
     const value = type === 'string' ? await observer.get(key) : null;
-    const top = type === 'zset' ? await observer.zrange(key, -1, -1, 'WITHSCORES') : [];
+    const top = type === 'zset' ? await observer.zrange(key, '-1', '-1', 'WITHSCORES') : [];
     seen.push({ key, type, ttlMs, value, scoreAheadMs: top[1] === undefined ? null : Number(top[1]) - now });
   }
 }

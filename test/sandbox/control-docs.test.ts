@@ -64,8 +64,14 @@ async function failedDelivery(): Promise<string> {
   return body.deliveries[0].deliveryId as string;
 }
 
-/** How each route of the tables is called: the path's parameters filled and a body that is valid for it. */
-const requests: Record<string, () => Promise<{ path?: string; body?: unknown }>> = {
+/** How a route is called: its path with the parameters filled, and a body that is valid for it. */
+interface RouteRequest {
+  path?: string;
+  body?: unknown;
+}
+
+/** How each route of the tables is called, where the path has parameters or the route takes a body. */
+const requests: Record<string, () => Promise<RouteRequest>> = {
   'POST /_sandbox/force': async () => ({ body: { method: 'GET', path: '/api/v1.1/sims', status: 503 } }),
   'GET /_sandbox/requests/{id}': async () => {
     await partner('GET', '/api/v1.1/sims');
@@ -118,7 +124,7 @@ describe('the control API tables, route by route', () => {
 
   it.each(routes.map(({ route, body, answer }) => [route, body, answer]))('%s answers as its row says', async (route, _body, answer) => {
     const [method = '', template = ''] = route.split(' ');
-    const request = await (requests[route] ?? (async () => ({})))();
+    const request: RouteRequest = (await requests[route]?.()) ?? {};
     const response = await fetch(`${s.sandbox.url}${request.path ?? template}`, {
       method,
       ...(request.body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(request.body) }),
