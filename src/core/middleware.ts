@@ -59,7 +59,7 @@ export type MiddlewareNext = (request: MiddlewareRequest) => Promise<Response>;
 export type Middleware = (request: MiddlewareRequest, next: MiddlewareNext, context: MiddlewareContext) => Promise<Response>;
 
 /** What a chain's value must look like: a WHATWG Response of any realm (the platform's, undici's, a polyfill's). */
-export function isResponse(value: unknown): value is Response {
+function isResponse(value: unknown): value is Response {
   const response = value as Partial<Response> | null;
   return (
     typeof response === 'object' &&
