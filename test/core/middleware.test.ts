@@ -276,6 +276,30 @@ for (const wire of ['undici', 'fetch'] as const) {
   });
 }
 
+describe('middleware and the caller’s signal', () => {
+  it("sees next() reject with the caller's abort reason when the caller aborts the request in flight", async () => {
+    let caught: unknown;
+    const watching: Middleware = async (request, next) => {
+      try {
+        return await next(request);
+      } catch (error) {
+        caught = error;
+        throw error;
+      }
+    };
+    t.server.on(SIMS, { hang: true });
+    const client = await t.connect();
+    const controller = new AbortController();
+    const call = client.sims.list({}, { middleware: [watching], signal: controller.signal }).catch((failure: unknown) => failure);
+    while (t.server.requestsTo(SIMS).length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    const reason = new Error('the caller gave up');
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+    while (caught === undefined) await new Promise((resolve) => setImmediate(resolve));
+    expect(caught).toBe(reason);
+  });
+});
+
 describe('middleware and the client’s end', () => {
   it('is cut by destroy() with a ClientClosedError while it waits', async () => {
     let reached: () => void = () => undefined;
