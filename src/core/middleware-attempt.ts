@@ -6,9 +6,9 @@
  * from the text already read rather than through a stream.
  */
 import { RetryableError } from './errors.js';
-import { type Middleware, type MiddlewareContext, type MiddlewareNext, type MiddlewareRequest, runChain } from './middleware.js';
+import { type Middleware, type MiddlewareContext, type MiddlewareNext, type MiddlewareRequest, checkedAnswer, runChain } from './middleware.js';
 import type { HttpMethod } from './request.js';
-import { AttemptSignal, readAnswer, type Wire, type WireRequest, type WireResponse } from './wire.js';
+import { AttemptSignal, type AttemptTarget, readAnswer, type Wire, type WireRequest, type WireResponse } from './wire.js';
 
 /** A middleware's request: `headers` built on first use from the attempt's own, as lower-cased names. */
 class AttemptRequest implements MiddlewareRequest {
@@ -19,18 +19,27 @@ class AttemptRequest implements MiddlewareRequest {
   #record: Readonly<Record<string, string>>;
   #headers: Headers | undefined;
 
+  /**
+   * `headers` as an own, enumerable accessor, so that `{ ...request, url }` copies the headers as
+   * a spread should; one descriptor for every request (no closures made per attempt).
+   */
+  static readonly #headersProperty: PropertyDescriptor = {
+    enumerable: true,
+    configurable: true,
+    get(this: AttemptRequest): Headers {
+      return (this.#headers ??= new Headers(this.#record));
+    },
+    set(this: AttemptRequest, value: Headers): void {
+      this.#headers = value;
+    },
+  };
+
   constructor(method: HttpMethod, url: string, record: Readonly<Record<string, string>>, body: string | undefined) {
     this.method = method;
     this.url = url;
     this.body = body;
     this.#record = record;
-    // An own, enumerable accessor: `{ ...request, url }` copies the headers as a spread should.
-    Object.defineProperty(this, 'headers', {
-      enumerable: true,
-      configurable: true,
-      get: () => (this.#headers ??= new Headers(this.#record)),
-      set: (value: Headers) => void (this.#headers = value),
-    });
+    Object.defineProperty(this, 'headers', AttemptRequest.#headersProperty);
   }
 
   /** The headers as the wire takes them; a copy of the attempt's own when no middleware read them. */
@@ -149,74 +158,177 @@ export interface ChainAttempt {
  * an event listener on the hot path.
  */
 export function sendThroughChain(attempt: ChainAttempt): Promise<WireResponse> {
-  const { request, wire } = attempt;
-  const key = attempt.context.idempotencyKey;
-  const controller = new AbortController();
-  const exchanges = new Set<AttemptSignal>();
-  let cutChain: ((reason: unknown) => void) | undefined;
-  const attemptSignal = request.signal;
-  attemptSignal.target = {
-    abortAttempt(reason) {
-      controller.abort(reason);
-      for (const exchange of exchanges) exchange.abort(reason);
-      cutChain?.(reason);
+  return new ChainRun(attempt).run();
+}
+
+/**
+ * A middleware's `context`. `signal` is an own accessor, as `{ ...context }` should copy it, whose
+ * getter is one function for every context: a getter made per attempt would give each context a
+ * map of its own, and the chain of maps keeps every attempt's objects alive until a full GC.
+ */
+class ChainContext implements MiddlewareContext {
+  readonly operation: string;
+  readonly route: string;
+  readonly attempt: number;
+  readonly idempotencyKey: string | undefined;
+  declare readonly signal: AbortSignal;
+  readonly logger: MiddlewareContext['logger'];
+  readonly #run: ChainRun;
+
+  static readonly #signalProperty: PropertyDescriptor = {
+    enumerable: true,
+    configurable: true,
+    get(this: ChainContext): AbortSignal {
+      return this.#run.signal();
     },
   };
-  if (attemptSignal.aborted) controller.abort(attemptSignal.reason);
-  /** Failures of `next`: a middleware that lets one through is not the cause of the call's end. */
-  const passed = new WeakSet<object>();
-  let sent = false;
 
-  const send = async (next: MiddlewareRequest): Promise<Response> => {
+  constructor(context: ChainAttempt['context'], run: ChainRun) {
+    this.operation = context.operation;
+    this.route = context.route;
+    this.attempt = context.attempt;
+    this.idempotencyKey = context.idempotencyKey;
+    this.logger = context.logger;
+    this.#run = run;
+    Object.defineProperty(this, 'signal', ChainContext.#signalProperty);
+  }
+}
+
+/**
+ * The state of one attempt through a chain. One object with its methods rather than closures over
+ * a function's scope, and an `AbortController` made only for a middleware that reads
+ * `context.signal`: a pass-through middleware costs a few allocations per attempt.
+ */
+class ChainRun implements AttemptTarget {
+  /** The attempt; undefined once its answer is settled, so that nothing this run outlives keeps the call. */
+  #attempt: ChainAttempt | undefined;
+  /** Why the attempt was cut, once it is. */
+  #cut: { reason: unknown } | undefined;
+  #controller: AbortController | undefined;
+  /** The exchanges `next` has in flight (made on the first). */
+  #exchanges: Set<AttemptSignal> | undefined;
+  /** Rejects the attempt's answer when it is cut while the chain still runs. */
+  #reject: ((reason: unknown) => void) | undefined;
+  /** Failures of `next`: a middleware that lets one through is not the cause of the call's end. */
+  #passed: unknown[] | undefined;
+  #sent = false;
+  readonly #context: MiddlewareContext;
+  readonly #next: MiddlewareNext;
+
+  constructor(attempt: ChainAttempt) {
+    this.#attempt = attempt;
+    const signal = attempt.request.signal;
+    if (signal.aborted) this.#cut = { reason: signal.reason };
+    this.#context = new ChainContext(attempt.context, this);
+    this.#next = (forward) => {
+      const answer = this.#send(forward);
+      // A middleware may start `next` and answer without awaiting it: its failure is then no one's.
+      answer.catch(ignore);
+      return answer;
+    };
+  }
+
+  run(): Promise<WireResponse> {
+    const attempt = this.#attempt as ChainAttempt;
+    const initial = new AttemptRequest(attempt.request.method, attempt.request.origin + attempt.request.path, attempt.request.headers, attempt.request.body);
+    return new Promise<WireResponse>((resolve, reject) => {
+      if (this.#cut) {
+        this.#over();
+        reject(this.#cut.reason);
+        return;
+      }
+      attempt.request.signal.target = this;
+      this.#reject = reject;
+      runChain(attempt.middleware, initial, this.#context, this.#next).then(
+        (value) => {
+          let response: Response;
+          try {
+            response = checkedAnswer(value, attempt.middleware, 0, this.#context);
+          } catch (error) {
+            reject(this.#failed(error));
+            return;
+          }
+          this.#over();
+          const answer = AnswerResponse.answerOf(response);
+          if (answer) resolve(answer);
+          else readAnswer(response, initial.url, attempt.maxResponseBytes).then(resolve, reject);
+        },
+        (error: unknown) => reject(this.#failed(error)),
+      );
+    });
+  }
+
+  /**
+   * The attempt's answer is settled: the attempt's signal forgets this run, and this run forgets
+   * the attempt. A run can outlive its attempt (a middleware holding `next` or `context`); were it
+   * to keep the call, every attempt's objects would live on until a full collection.
+   */
+  #over(): void {
+    const attempt = this.#attempt;
+    if (attempt === undefined) return;
+    if (attempt.request.signal.target === this) attempt.request.signal.target = undefined;
+    this.#attempt = undefined;
+    this.#reject = undefined;
+  }
+
+  abortAttempt(reason: unknown): void {
+    if (this.#cut) return;
+    this.#cut = { reason };
+    this.#controller?.abort(reason);
+    if (this.#exchanges) for (const exchange of this.#exchanges) exchange.abort(reason);
+    this.#reject?.(reason);
+    this.#over();
+  }
+
+  /** `context.signal`: made on first read, aborted at once if the attempt is already cut. */
+  signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#cut) this.#controller.abort(this.#cut.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  async #send(next: MiddlewareRequest): Promise<Response> {
+    const attempt = this.#attempt;
+    if (attempt === undefined) {
+      throw new TypeError(
+        `next() was called after the attempt of ${this.#context.operation} had ended: a middleware sends within its attempt (its limiter slot, timeout and deadline), never after`,
+      );
+    }
     const { origin, path } = splitUrl(next.url);
     const headers = next instanceof AttemptRequest ? next.wireHeaders() : headerRecord(next.headers);
+    const key = attempt.context.idempotencyKey;
     if (key === undefined) delete headers['idempotency-key'];
     else headers['idempotency-key'] = key;
     const signal = new AttemptSignal();
-    if (controller.signal.aborted) signal.abort(controller.signal.reason);
-    exchanges.add(signal);
-    sent = true;
+    if (this.#cut) signal.abort(this.#cut.reason);
+    (this.#exchanges ??= new Set()).add(signal);
+    this.#sent = true;
     try {
-      return new AnswerResponse(await wire.send({ method: next.method, origin, path, headers, body: next.body, signal }));
+      return new AnswerResponse(await attempt.wire.send({ method: next.method, origin, path, headers, body: next.body, signal }));
     } catch (error) {
       const typed = attempt.failure(error, origin);
-      if (typeof typed === 'object' && typed !== null) passed.add(typed);
+      (this.#passed ??= []).push(typed);
       throw typed;
     } finally {
-      exchanges.delete(signal);
+      this.#exchanges?.delete(signal);
     }
-  };
-  const next: MiddlewareNext = (forward) => {
-    const answer = send(forward);
-    // A middleware may start `next` and answer without awaiting it: its failure is then no one's.
-    answer.catch(ignore);
-    return answer;
-  };
+  }
 
-  const initial = new AttemptRequest(request.method, request.origin + request.path, request.headers, request.body);
-  const chain = runChain(attempt.middleware, initial, { ...attempt.context, signal: controller.signal }, next);
-  chain.catch(ignore);
-  const settled = new Promise<Response>((resolve, reject) => {
-    if (controller.signal.aborted) reject(controller.signal.reason);
-    cutChain = reject;
-    chain.then(resolve, reject);
-  });
-  return settled.then(
-    (response) => {
-      attemptSignal.target = undefined;
-      return AnswerResponse.answerOf(response) ?? readAnswer(response, initial.url, attempt.maxResponseBytes);
-    },
-    (error: unknown) => {
-      attemptSignal.target = undefined;
-      if (controller.signal.aborted || (typeof error === 'object' && error !== null && passed.has(error))) throw error;
-      if (error instanceof RetryableError) {
-        (error as { requestNotSent: boolean }).requestNotSent = !sent;
-        throw error;
-      }
-      attempt.ownFailure(error);
-      throw error;
-    },
-  );
+  /** What the call is told of the chain's failure; the attempt is over then. */
+  #failed(error: unknown): unknown {
+    const attempt = this.#attempt;
+    this.#over();
+    if (attempt === undefined || this.#cut || this.#passed?.includes(error)) return error;
+    if (error instanceof RetryableError) {
+      (error as { requestNotSent: boolean }).requestNotSent = !this.#sent;
+      return error;
+    }
+    attempt.ownFailure(error);
+    return error;
+  }
+
 }
 
 /** An absolute http(s) URL as the wire takes it: the origin, and the path and query as written. */

@@ -317,3 +317,18 @@ describe('middleware and the client’s end', () => {
     expect(await call).toBeInstanceOf(ClientClosedError);
   });
 });
+
+describe('a next() called after its attempt', () => {
+  it('is refused, unsent: a middleware sends within its attempt, never after it answered', async () => {
+    let keep: ((request: Parameters<Middleware>[0]) => Promise<Response>) | undefined;
+    const answersFirst: Middleware = async (request, next) => {
+      keep = () => next(request);
+      return Response.json({ success: true, data: [], meta: { page: 1, pageSize: 20, total: 0, totalPages: 0 } });
+    };
+    t.server.on(SIMS, page([sim]));
+    const client = await t.connect();
+    expect((await client.sims.list({}, { middleware: [answersFirst] })).data).toEqual([]);
+    await expect(keep?.({} as never)).rejects.toThrow(/next\(\) was called after the attempt of sims\.list had ended/);
+    expect(t.server.requestsTo(SIMS)).toHaveLength(0);
+  });
+});
