@@ -1,4 +1,5 @@
 import type { LogLevel, Logger } from './options.js';
+import { settle } from './thenable.js';
 
 /** A failure of the caller's logger: nowhere left to report it. */
 function ignore(): void {}
@@ -37,11 +38,7 @@ export class LevelLogger {
     try {
       // A failing logger must never fail the call it describes: neither by throwing, nor by
       // returning a promise that rejects (an async logger), which would be an unhandled rejection.
-      const returned: unknown = this.#logger[level](message, fields);
-      if ((typeof returned === 'object' && returned !== null) || typeof returned === 'function') {
-        const then = (returned as { then?: unknown }).then;
-        if (typeof then === 'function') (then as PromiseLike<unknown>['then']).call(returned, undefined, ignore);
-      }
+      settle(this.#logger[level](message, fields), ignore);
     } catch {
       // As above.
     }

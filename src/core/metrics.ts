@@ -12,7 +12,8 @@
  *
  * A `client.request()` call has no route template: it is counted by method alone.
  */
-import { type CallEnd, type CallObservation, type CallStart, type Instrument, type ReportFailure, type WaitReason, settle } from './observer.js';
+import { type CallEnd, type CallObservation, type CallStart, type Instrument, type ReportFailure, type WaitReason } from './observer.js';
+import { settle } from './thenable.js';
 import { type OpenTelemetryApi, metricsRegistered, openTelemetryApi } from './otel-api.js';
 import type { Attributes, Histogram, MeterProvider, UpDownCounter, Counter } from '@opentelemetry/api';
 import { monotonicNow } from './sleep.js';

@@ -1,5 +1,6 @@
 import type { LevelLogger } from './logger.js';
 import type { HttpMethod } from './request.js';
+import { settle } from './thenable.js';
 
 /**
  * The one seam of the call pipeline: what instrumentation (tracing, metrics, diagnostics
@@ -134,17 +135,6 @@ export interface TransactionWaitObservation {
   end(error: unknown): void;
 }
 
-/**
- * A guest method typed `void` (`span.end()`, `histogram.record()`) that returned a promise
- * anyway: its rejection is reported instead of left unhandled.
- */
-export function settle(value: unknown, failed: ReportFailure): void {
-  if ((typeof value === 'object' && value !== null) || typeof value === 'function') {
-    const then = (value as { then?: unknown }).then;
-    if (typeof then === 'function') (then as PromiseLike<unknown>['then']).call(value, undefined, failed);
-  }
-}
-
 /** Where in a call's life an instrument failed, as reported. */
 type FailurePoint = keyof CallObservation | keyof TransactionWaitObservation | 'enabled' | 'start' | 'startTransactionWait' | 'async';
 
@@ -226,6 +216,17 @@ function guardedWithin<R>(part: Part<{ within?<V>(work: () => V): V }>, point: F
   return once();
 }
 
+/** Tells every part of an observation of one event; a part that throws misses it, reported as failed at `point`. */
+function forEachPart<O>(parts: ReadonlyArray<Part<O>>, point: FailurePoint, tell: (observation: O) => void): void {
+  for (const { guest, observation } of parts) {
+    try {
+      tell(observation);
+    } catch (error) {
+      guest.failed(point, error);
+    }
+  }
+}
+
 /** Runs `work` within every part's context, the first part outermost. */
 function nestWithin<R>(parts: ReadonlyArray<Part<{ within?<V>(work: () => V): V }>>, index: number, work: () => R): R {
   const part = parts[index];
@@ -246,53 +247,23 @@ class GuardedObservation implements CallObservation {
   }
 
   attempt(attempt: number, headers: Record<string, string>): void {
-    for (const { guest, observation } of this.#parts) {
-      try {
-        observation.attempt(attempt, headers);
-      } catch (error) {
-        guest.failed('attempt', error);
-      }
-    }
+    forEachPart(this.#parts, 'attempt', (observation) => observation.attempt(attempt, headers));
   }
 
   attemptEnd(attempt: number, outcome: AttemptOutcome): void {
-    for (const { guest, observation } of this.#parts) {
-      try {
-        observation.attemptEnd(attempt, outcome);
-      } catch (error) {
-        guest.failed('attemptEnd', error);
-      }
-    }
+    forEachPart(this.#parts, 'attemptEnd', (observation) => observation.attemptEnd(attempt, outcome));
   }
 
   wait(reason: WaitReason, ms: number | undefined): void {
-    for (const { guest, observation } of this.#parts) {
-      try {
-        observation.wait(reason, ms);
-      } catch (error) {
-        guest.failed('wait', error);
-      }
-    }
+    forEachPart(this.#parts, 'wait', (observation) => observation.wait(reason, ms));
   }
 
   waitEnd(reason: WaitReason): void {
-    for (const { guest, observation } of this.#parts) {
-      try {
-        observation.waitEnd(reason);
-      } catch (error) {
-        guest.failed('waitEnd', error);
-      }
-    }
+    forEachPart(this.#parts, 'waitEnd', (observation) => observation.waitEnd(reason));
   }
 
   end(outcome: CallEnd): void {
-    for (const { guest, observation } of this.#parts) {
-      try {
-        observation.end(outcome);
-      } catch (error) {
-        guest.failed('end', error);
-      }
-    }
+    forEachPart(this.#parts, 'end', (observation) => observation.end(outcome));
   }
 }
 
@@ -308,23 +279,11 @@ class GuardedWaitObservation implements TransactionWaitObservation {
   }
 
   polled(status: string): void {
-    for (const { guest, observation } of this.#parts) {
-      try {
-        observation.polled(status);
-      } catch (error) {
-        guest.failed('polled', error);
-      }
-    }
+    forEachPart(this.#parts, 'polled', (observation) => observation.polled(status));
   }
 
   end(error: unknown): void {
-    for (const { guest, observation } of this.#parts) {
-      try {
-        observation.end(error);
-      } catch (failure) {
-        guest.failed('end', failure);
-      }
-    }
+    forEachPart(this.#parts, 'end', (observation) => observation.end(error));
   }
 }
 

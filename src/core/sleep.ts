@@ -1,8 +1,7 @@
-/**
- * The longest delay a timer takes: Node turns anything longer (and NaN) into 1 ms with a
- * TimeoutOverflowWarning, which makes a long wait a busy loop. Longer waits are chained.
- */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from '../shared/timer.js';
+
+/** Longer waits than a timer takes (MAX_TIMER_MS) are chained. */
+export { MAX_TIMER_MS };
 
 /** A delay a timer can be armed with: NaN and negative are 0, above the range is the range's end. */
 export function timerDelayMs(ms: number): number {

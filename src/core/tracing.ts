@@ -22,8 +22,8 @@ import {
   type TransactionWaitObservation,
   type TransactionWaitStart,
   type WaitReason,
-  settle,
 } from './observer.js';
+import { settle } from './thenable.js';
 import { type OpenTelemetryApi, openTelemetryApi, tracingRegistered } from './otel-api.js';
 import type { Attributes, Context, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import { monotonicNow } from './sleep.js';

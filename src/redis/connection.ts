@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ConfigurationError } from '../core/errors.js';
+import { MAX_TIMER_MS } from '../shared/timer.js';
 
 /**
  * The few commands the fleet classes send, as ioredis's `Redis` and `Cluster` have them. Typed
@@ -50,9 +51,9 @@ export function checkNamespace(namespace: unknown, owner: string): string | unde
 /** A `commandTimeoutMs` option: whole milliseconds, at least 1, within the timer range; `fallback` when unset. */
 export function checkCommandTimeout(timeoutMs: unknown, owner: string, fallback: number): number {
   if (timeoutMs === undefined) return fallback;
-  if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 2_147_483_647) {
+  if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMER_MS) {
     throw new ConfigurationError(
-      `invalid ${owner} option commandTimeoutMs: must be a whole number of milliseconds, from 1 to 2147483647`,
+      `invalid ${owner} option commandTimeoutMs: must be a whole number of milliseconds, from 1 to ${MAX_TIMER_MS}`,
       'CONFIGURATION_ERROR',
       'commandTimeoutMs',
     );

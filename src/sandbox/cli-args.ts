@@ -5,7 +5,7 @@
  */
 import { bindRefusal, hostProblem, listenHost } from './bind.js';
 import type { NumberRule, OptionProblem } from './option-grammar.js';
-import { NUMBER_RULES, parseNumberText } from './option-grammar.js';
+import { NUMBER_DEFAULTS, NUMBER_RULES, parseNumberText, rangeText } from './option-grammar.js';
 import { allowedHostName, type StartSandboxOptions } from './options.js';
 
 /** A command line the sandbox cannot start from; the command prints it on one line and exits 2. */
@@ -15,28 +15,47 @@ export class UsageError extends Error {
 
 const DEFAULT_PORT = 4010;
 
-export const HELP = `Usage: partner-sandbox [options]
+/** A number flag's line of the help: what it sets, then its range and default from the option's own table. */
+function numberLine(flag: string, placeholder: string, what: string, option: keyof typeof NUMBER_DEFAULTS): string {
+  const rule: NumberRule = NUMBER_RULES[option];
+  return helpLine(`--${flag} <${placeholder}>`, `${what}, ${rangeText(rule)} (default ${NUMBER_DEFAULTS[option]})`);
+}
 
-  --port <n>                 port, 0..65535 (default ${DEFAULT_PORT}; 0 picks a free one)
-  --host <addr>              address to listen on (default 127.0.0.1); anything but
-                             loopback (localhost, 127.0.0.0/8, ::1) needs --expose
-  --expose                   allow a --host off loopback (0.0.0.0, ::, a LAN address):
-                             the control API has no authentication
-  --allowed-host <name>      a further Host name to answer to (repeatable); '.example.test'
-                             allows that domain and every name under it
-  --seed <n>                 data seed, an integer; same seed, same data (default 42)
-  --sims <n>                 number of SIMs, 20..100000 (default 300)
-  --token-ttl <seconds>      access token lifetime, 1..1e11 (default 3600)
-  --rate-limit-window <ms>   rate-limit window, 1..1e11 (default 60000)
-  --no-rate-limit            turn rate limiting off
-  --transaction-delay <ms>   time per async transaction step, 0..1e11 (default 300)
-  --time-scale <x>           sandbox ms per real ms, > 0 and <= 1000000 (default 1)
-  --delivery-timeout <ms>    real time a webhook receiver gets to answer,
-                             1..2147483647 (default 10000)
-  -h, --help                 show this help
+/** One entry of the help: the flag in a column of 27, its text wrapped under itself at 88 columns. */
+function helpLine(flag: string, text: string): string {
+  const indent = ' '.repeat(29);
+  const lines: string[] = [];
+  let line = `  ${flag.padEnd(27)}`;
+  for (const word of text.split(' ')) {
+    if (line.length + 1 + word.length > 88 && line.trim() !== flag) {
+      lines.push(line);
+      line = indent + word;
+    } else line += line.endsWith(' ') ? word : ` ${word}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
 
-Flags take their value as --port 4010 or --port=4010; a negative one as --seed=-1.
-A number is decimal digits (0.5 for --time-scale), without '+' or a leading zero.`;
+export const HELP = [
+  'Usage: partner-sandbox [options]',
+  '',
+  helpLine('--port <n>', `port, ${rangeText(NUMBER_RULES.port)} (default ${DEFAULT_PORT}; 0 picks a free one)`),
+  helpLine('--host <addr>', 'address to listen on (default 127.0.0.1); anything but loopback (localhost, 127.0.0.0/8, ::1) needs --expose'),
+  helpLine('--expose', 'allow a --host off loopback (0.0.0.0, ::, a LAN address): the control API has no authentication'),
+  helpLine('--allowed-host <name>', "a further Host name to answer to (repeatable); '.example.test' allows that domain and every name under it"),
+  helpLine('--seed <n>', `data seed, an integer; same seed, same data (default ${NUMBER_DEFAULTS.seed})`),
+  numberLine('sims', 'n', 'number of SIMs', 'simCount'),
+  numberLine('token-ttl', 'seconds', 'access token lifetime', 'tokenTtlSeconds'),
+  numberLine('rate-limit-window', 'ms', 'rate-limit window', 'rateLimitWindowMs'),
+  helpLine('--no-rate-limit', 'turn rate limiting off'),
+  numberLine('transaction-delay', 'ms', 'time per async transaction step', 'transactionDelayMs'),
+  numberLine('time-scale', 'x', 'sandbox ms per real ms', 'timeScale'),
+  numberLine('delivery-timeout', 'ms', 'real time a webhook receiver gets to answer', 'deliveryTimeoutMs'),
+  helpLine('-h, --help', 'show this help'),
+  '',
+  'Flags take their value as --port 4010 or --port=4010; a negative one as --seed=-1.',
+  "A number is decimal digits (0.5 for --time-scale), without '+' or a leading zero.",
+].join('\n');
 
 type NumberOptionName =
   'port' | 'seed' | 'simCount' | 'tokenTtlSeconds' | 'rateLimitWindowMs' | 'transactionDelayMs' | 'timeScale' | 'deliveryTimeoutMs';

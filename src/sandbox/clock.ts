@@ -3,6 +3,8 @@
  * schedules, webhook retries) reads this clock, so tests can scale it or jump it forward instead
  * of waiting in real time.
  */
+import { MAX_TIMER_MS } from '../shared/timer.js';
+
 export interface SandboxClock {
   now(): Date;
   nowMs(): number;
@@ -94,7 +96,7 @@ export function createClock(startMs: number = Date.now(), scale = 1): SandboxClo
         fireDue(nowMs());
         arm();
       },
-      Math.min(realDelay, 2_147_483_647),
+      Math.min(realDelay, MAX_TIMER_MS),
     );
     armed.unref?.();
   };

@@ -5,6 +5,7 @@
  */
 import { LATEST_CLOCK_MS, MAX_TIME_SCALE } from './clock.js';
 import { unknownOption, unknownOptionMessage } from '../shared/option-names.js';
+import { MAX_TIMER_MS } from '../shared/timer.js';
 
 /**
  * What is wrong with one value: `type` for the wrong kind of value (a TypeError), `range` for the
@@ -25,8 +26,6 @@ export interface NumberRule {
 
 const integer = (min: number, max: number): NumberRule => ({ integer: true, min, max });
 
-/** The ceiling of a Node timer: a longer delay would fire at once (with a TimeoutOverflowWarning). */
-const MAX_TIMER_MS = 2_147_483_647;
 /** Same ceiling as a forced rule's `delayMs`. */
 export const MAX_HANG_MS = 600_000;
 
@@ -53,6 +52,23 @@ export const NUMBER_RULES = {
   'faults.hangMs': integer(0, MAX_HANG_MS),
   'faults.seed': integer(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
 } as const satisfies Record<string, NumberRule>;
+
+/** The default of each top-level number option: startSandbox's and the command line's, one table. */
+export const NUMBER_DEFAULTS = {
+  seed: 42,
+  simCount: 300,
+  tokenTtlSeconds: 3600,
+  rateLimitWindowMs: 60_000,
+  transactionDelayMs: 300,
+  timeScale: 1,
+  deliveryTimeoutMs: 10_000,
+} as const satisfies Partial<Record<keyof typeof NUMBER_RULES, number>>;
+
+/** A rule's range as the command line's help writes it: `1..1e11`, `> 0 and <= 1000000`. */
+export function rangeText(rule: NumberRule): string {
+  const max = rule.max >= 1e9 && rule.max % 1e9 === 0 ? rule.max.toExponential().replace('e+', 'e') : String(rule.max);
+  return rule.minExclusive ? `> ${rule.min} and <= ${max}` : `${rule.min}..${max}`;
+}
 
 function expectedNumber(rule: NumberRule): string {
   if (rule.minExclusive) return `a number greater than ${rule.min} and at most ${rule.max}`;

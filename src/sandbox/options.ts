@@ -3,7 +3,7 @@ import { bindRefusal, hostProblem, listenHost } from './bind.js';
 import { parseIsoTimestamp } from '../shared/iso-8601.js';
 import { normalizeHostName } from './host-names.js';
 import type { NumberRule, OptionProblem } from './option-grammar.js';
-import { booleanProblem, describe, isRecord, NUMBER_RULES, numberProblem, optionError, unknownKeysError } from './option-grammar.js';
+import { booleanProblem, describe, isRecord, NUMBER_DEFAULTS, NUMBER_RULES, numberProblem, optionError, unknownKeysError } from './option-grammar.js';
 import type { OptionNames } from '../shared/option-names.js';
 
 export { MAX_HANG_MS } from './option-grammar.js';
@@ -352,17 +352,32 @@ function checkCredentials(value: unknown): void {
 /** The options of createSandbox (those of startSandbox's listening are refused here: createSandbox opens no socket). */
 export function resolveOptions(input: unknown = {}): ResolvedSandboxOptions {
   const options = closedRecord(input, '', SANDBOX_OPTION_NAMES);
-  const seed = numberOption('seed', options['seed'], NUMBER_RULES.seed, 42);
+  const seed = numberOption('seed', options['seed'], NUMBER_RULES.seed, NUMBER_DEFAULTS.seed);
   checkCredentials(options['credentials']);
   return {
     seed,
-    simCount: numberOption('simCount', options['simCount'], NUMBER_RULES.simCount, 300),
-    tokenTtlSeconds: numberOption('tokenTtlSeconds', options['tokenTtlSeconds'], NUMBER_RULES.tokenTtlSeconds, 3600),
-    rateLimitWindowMs: numberOption('rateLimitWindowMs', options['rateLimitWindowMs'], NUMBER_RULES.rateLimitWindowMs, 60_000),
+    simCount: numberOption('simCount', options['simCount'], NUMBER_RULES.simCount, NUMBER_DEFAULTS.simCount),
+    tokenTtlSeconds: numberOption('tokenTtlSeconds', options['tokenTtlSeconds'], NUMBER_RULES.tokenTtlSeconds, NUMBER_DEFAULTS.tokenTtlSeconds),
+    rateLimitWindowMs: numberOption(
+      'rateLimitWindowMs',
+      options['rateLimitWindowMs'],
+      NUMBER_RULES.rateLimitWindowMs,
+      NUMBER_DEFAULTS.rateLimitWindowMs,
+    ),
     rateLimit: booleanOption('rateLimit', options['rateLimit'], true),
-    transactionDelayMs: numberOption('transactionDelayMs', options['transactionDelayMs'], NUMBER_RULES.transactionDelayMs, 300),
-    timeScale: numberOption('timeScale', options['timeScale'], NUMBER_RULES.timeScale, 1),
-    deliveryTimeoutMs: numberOption('deliveryTimeoutMs', options['deliveryTimeoutMs'], NUMBER_RULES.deliveryTimeoutMs, 10_000),
+    transactionDelayMs: numberOption(
+      'transactionDelayMs',
+      options['transactionDelayMs'],
+      NUMBER_RULES.transactionDelayMs,
+      NUMBER_DEFAULTS.transactionDelayMs,
+    ),
+    timeScale: numberOption('timeScale', options['timeScale'], NUMBER_RULES.timeScale, NUMBER_DEFAULTS.timeScale),
+    deliveryTimeoutMs: numberOption(
+      'deliveryTimeoutMs',
+      options['deliveryTimeoutMs'],
+      NUMBER_RULES.deliveryTimeoutMs,
+      NUMBER_DEFAULTS.deliveryTimeoutMs,
+    ),
     startMs: resolveNow(options['now']),
     limits: resolveLimits(options['limits']),
     account: resolveAccount(options['account']),

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP, parseCommand, UsageError } from '../../src/sandbox/cli-args.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { resolveOptions, type ResolvedSandboxOptions } from '../../src/sandbox/options.js';
 import { fill, LENGTHS, TEXT_SHAPES, withinBound } from '../helpers/linear-time.js';
 
 const NUMBER_FLAGS: Array<[flag: string, bad: string[]]> = [
@@ -200,5 +201,39 @@ describe('partner-sandbox command line', () => {
         expect(message.length).toBeLessThan(300);
       }
     }
+  });
+});
+
+describe("the help's ranges and defaults", () => {
+  /** `--sims <n>   number of SIMs, 20..100000 (default 300)` → flag, low, high, default (a line may wrap). */
+  const ranged = [...HELP.replace(/\n {29}/g, ' ').matchAll(/^ {2}--([\w-]+) <\w+> .*?, (\d+)\.\.(\d+(?:e\d+)?) \(default (\d+)[;)]/gm)].map(
+    ([, flag = '', low = '', high = '', fallback = '']) => [flag, Number(low), Number(high), Number(fallback)] as const,
+  );
+  const optionOf: Record<string, keyof ResolvedSandboxOptions | 'port'> = {
+    port: 'port',
+    sims: 'simCount',
+    'token-ttl': 'tokenTtlSeconds',
+    'rate-limit-window': 'rateLimitWindowMs',
+    'transaction-delay': 'transactionDelayMs',
+    'delivery-timeout': 'deliveryTimeoutMs',
+  };
+  const parsed = (argv: string[]): Record<string, unknown> => {
+    const command = parseCommand(argv);
+    if (command.help) throw new Error('the command asked for help');
+    return command.options as Record<string, unknown>;
+  };
+
+  it('name every ranged number flag', () => {
+    expect(ranged.map(([flag]) => flag).sort()).toEqual(Object.keys(optionOf).sort());
+  });
+
+  it.each(ranged)('--%s takes %d and %d, refuses one past either end, and defaults as the help says', (flag, low, high, fallback) => {
+    const option = optionOf[flag] ?? 'port';
+    expect(parsed([`--${flag}=${low}`])[option]).toBe(low);
+    expect(parsed([`--${flag}=${high}`])[option]).toBe(high);
+    expect(() => parseCommand([`--${flag}=${high + 1}`])).toThrow(UsageError);
+    if (low > 0) expect(() => parseCommand([`--${flag}=${low - 1}`])).toThrow(UsageError);
+    const defaults = option === 'port' ? parsed([]) : (resolveOptions({}) as unknown as Record<string, unknown>);
+    expect(defaults[option]).toBe(fallback);
   });
 });

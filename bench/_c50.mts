@@ -1,0 +1,15 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+const { PartnerClient } = await import(process.env.DIST ?? '/work/main/bench/.snapshot/dist/index.js');
+const child = spawn('npx', ['tsx', '/work/main/bench/server.ts'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const line: string = await new Promise((r) => createInterface({ input: child.stdout! }).once('line', r));
+const { api } = JSON.parse(line);
+const rateLimit = { account: { limit: 1e9, windowMs: 60_000 } };
+const c = new PartnerClient({ baseUrl: api, key: 'bench-key', secret: 'bench-secret', rateLimit, ...(process.env.ONLY === 'mw' ? { middleware: [(r: any, n: any) => n(r)] } : {}) });
+const C = Number(process.env.C ?? 50), N = Number(process.env.N ?? 60000);
+let left = N;
+const t = process.cpuUsage();
+await Promise.all(Array.from({ length: C }, async () => { while (left-- > 0) await c.sims.list({ pageSize: 20 }); }));
+const d = process.cpuUsage(t);
+console.log(process.env.ONLY, 'cpu/call', ((d.user + d.system) / N).toFixed(1), 'sys', (d.system / N).toFixed(1));
+child.kill(); process.exit(0);

@@ -1,0 +1,12 @@
+const { PartnerClient } = await import(process.env.DIST ?? '/work/main/bench/.snapshot/dist/index.js');
+const fs = await import('node:fs');
+const page = fs.readFileSync('/tmp/page.json', 'utf8'), token = fs.readFileSync('/tmp/token.json', 'utf8').trim();
+const fetchStub = async (url) => new Response(url.includes('/auth/token') ? token : page, { status: 200, headers: { 'content-type': 'application/json' } });
+const base = { baseUrl: 'http://127.0.0.1:9', key: 'bench-key', secret: 'bench-secret', rateLimit: { account: { limit: 1e9, windowMs: 60000 } }, fetch: fetchStub };
+const c = new PartnerClient(process.env.ONLY === 'mw' ? { ...base, middleware: [(r, n) => n(r)] } : base);
+const N = Number(process.env.N ?? 20000);
+for (let i = 0; i < 3000; i++) await c.sims.list({ pageSize: 20 });
+const t0 = process.cpuUsage();
+for (let i = 0; i < N; i++) await c.sims.list({ pageSize: 20 });
+const u = process.cpuUsage(t0); console.log(((u.user + u.system) / N).toFixed(2));
+process.exit(0);
