@@ -8,7 +8,7 @@
 import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_RETRIES_LIMIT, MIN_POLL_INTERVAL_MS } from './defaults.js';
 import { ConfigurationError, RequestValidationError, type ValidationIssue } from './errors.js';
 import type { ClientOptions, CloseOptions, RateLimitOptions, WindowLimit } from './options.js';
-import type { WaitOptions } from './polling.js';
+import type { WaitOptions } from './types.js';
 import type { RequestOptions } from './request.js';
 import { type OptionNames, unknownOption, unknownOptionMessage } from '../shared/option-names.js';
 import { refuseUnknownOptions } from './unknown-options.js';

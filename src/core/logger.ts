@@ -1,4 +1,4 @@
-import type { LogLevel, Logger } from './options.js';
+import type { LogLevel, Logger } from './types.js';
 import { settle } from './thenable.js';
 
 /** A failure of the caller's logger: nowhere left to report it. */

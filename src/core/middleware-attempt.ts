@@ -7,7 +7,7 @@
  */
 import { RetryableError } from './errors.js';
 import { type Middleware, type MiddlewareContext, type MiddlewareNext, type MiddlewareRequest, checkedAnswer, runChain } from './middleware.js';
-import type { HttpMethod } from './request.js';
+import type { HttpMethod } from './types.js';
 import { AttemptSignal, type AttemptTarget, readAnswer, type Wire, type WireRequest, type WireResponse } from './wire.js';
 
 /** A middleware's request: `headers` built on first use from the attempt's own, as lower-cased names. */
@@ -230,7 +230,12 @@ class ChainRun implements AttemptTarget {
 
   run(): Promise<WireResponse> {
     const attempt = this.#attempt as ChainAttempt;
-    const initial = new AttemptRequest(attempt.request.method, attempt.request.origin + attempt.request.path, attempt.request.headers, attempt.request.body);
+    const initial = new AttemptRequest(
+      attempt.request.method,
+      attempt.request.origin + attempt.request.path,
+      attempt.request.headers,
+      attempt.request.body,
+    );
     return new Promise<WireResponse>((resolve, reject) => {
       if (this.#cut) {
         this.#over();
@@ -328,7 +333,6 @@ class ChainRun implements AttemptTarget {
     attempt.ownFailure(error);
     return error;
   }
-
 }
 
 /** An absolute http(s) URL as the wire takes it: the origin, and the path and query as written. */

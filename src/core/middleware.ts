@@ -4,8 +4,7 @@
  * limiter and the call's deadline, around the wire: what it is given is one attempt's request,
  * what it gives back is handled exactly as the server's answer.
  */
-import type { Logger } from './options.js';
-import type { HttpMethod } from './request.js';
+import type { HttpMethod, Logger } from './types.js';
 
 /**
  * One attempt's request as it will be sent, built afresh for each attempt: what a middleware

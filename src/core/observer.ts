@@ -1,5 +1,5 @@
 import type { LevelLogger } from './logger.js';
-import type { HttpMethod } from './request.js';
+import type { HttpMethod } from './types.js';
 import { settle } from './thenable.js';
 
 /**

@@ -1,43 +1,9 @@
 import type { Middleware } from './middleware.js';
 import type { Dispatcher } from 'undici';
 import type { RateLimiter } from './rate-limit.js';
+import type { LogLevel, Logger, RateLimitOptions } from './types.js';
 
-/** The least severe level passed to the {@link Logger}; `'off'` passes none. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
-
-/**
- * Any console-like logger (`console`, pino, winston). Messages and fields reach it already
- * redacted; a logger that throws never fails the call it describes.
- */
-export interface Logger {
-  /** Each request sent and each answer received. */
-  debug(message: string, fields?: Record<string, unknown>): void;
-  /** Token exchanges and other events worth a line in production. */
-  info(message: string, fields?: Record<string, unknown>): void;
-  /** Retries, waits the server asked for, a limiter falling back. */
-  warn(message: string, fields?: Record<string, unknown>): void;
-  /** Failures the client could not recover from on its own. */
-  error(message: string, fields?: Record<string, unknown>): void;
-}
-
-/** A limit of `limit` requests per `windowMs`. */
-export interface WindowLimit {
-  /** Requests admitted per window, an integer ≥ 1. */
-  limit: number;
-  /** The window's length in ms. */
-  windowMs: number;
-}
-
-/** Client-side rate limiting (spec part 8). */
-export interface RateLimitOptions {
-  /** Account-wide limit; default 120 per 60 s. */
-  account?: WindowLimit | undefined;
-  /**
-   * Per-endpoint limits keyed by route (`'POST /api/v1.1/esim'`, templates as in the spec);
-   * merged over the spec's defaults.
-   */
-  endpoints?: Record<string, WindowLimit> | undefined;
-}
+export type { LogLevel, Logger, RateLimitOptions, WindowLimit } from './types.js';
 
 /**
  * Options of {@link PartnerClient}. Every option is optional: credentials and the base URL fall

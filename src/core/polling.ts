@@ -8,25 +8,9 @@ import type { Transport } from './request.js';
 import { encodeResumeToken } from './resume-token.js';
 import { sleep } from './sleep.js';
 import { TransactionFailedError, TransactionTimeoutError } from './transaction-errors.js';
+import type { WaitOptions } from './types.js';
 
-/**
- * Checked before the first poll (RequestValidationError naming the option, or the nearest one
- * of a member not named here): delays are integer
- * milliseconds up to 2^31−1; the poll intervals are at least 100. There is no "no deadline"
- * value: the longest wait is `timeoutMs: 2 ** 31 - 1` (about 24.8 days).
- */
-export interface WaitOptions<R = unknown> {
-  /** Give up after this long with TransactionTimeoutError; default 300 000 (5 minutes), 1 to 2^31−1. */
-  timeoutMs?: number;
-  /** First delay between polls; it grows ×1.5 per poll up to `maxPollIntervalMs`. Default 1 000, at least 100. */
-  pollIntervalMs?: number;
-  /** Ceiling of the delay between polls; default 10 000, at least 100. */
-  maxPollIntervalMs?: number;
-  /** Aborting rejects the wait with the signal's reason and stops polling at once. */
-  signal?: AbortSignal;
-  /** Called with the transaction whenever its status changes (the first poll counts as a change). */
-  onProgress?: (transaction: Transaction<R>) => void;
-}
+export type { WaitOptions } from './types.js';
 
 /** Fetches the transaction once; the signal aborts an in-flight poll. */
 export type TransactionFetcher<R> = (signal: AbortSignal) => Promise<Transaction<R>>;

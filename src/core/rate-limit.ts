@@ -1,7 +1,6 @@
 import { hasPlaceholder, templateMatcher, type TemplateMatcher } from '../shared/route-template.js';
 import { ClientClosedError } from './errors.js';
-import type { Logger, RateLimitOptions, WindowLimit } from './options.js';
-import type { RateLimitInfo } from './request.js';
+import type { Logger, RateLimitInfo, RateLimitOptions, WindowLimit } from './types.js';
 import { DEFAULT_MAX_SERVER_WAIT_MS } from './retry.js';
 import { monotonicNow } from './sleep.js';
 import { type Admission, WindowGate } from './window-gate.js';

@@ -1,6 +1,9 @@
 import type { Middleware } from './middleware.js';
 import type { z } from 'zod';
 import type { TransactionWaitObservation } from './observer.js';
+import type { HttpMethod, RateLimitInfo } from './types.js';
+
+export type { HttpMethod, RateLimitInfo } from './types.js';
 
 /**
  * Options every method takes as its optional last argument. A member not named here is refused
@@ -30,9 +33,6 @@ export interface RequestOptions {
    */
   middleware?: readonly Middleware[] | undefined;
 }
-
-/** The methods the API uses. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Query parameters by wire name; `undefined` and `null` values are left out, the rest sent as text. */
 export type Query = Record<string, string | number | boolean | null | undefined>;
@@ -91,13 +91,6 @@ export interface RequestSpec<T = unknown> {
    */
   alwaysValidate?: boolean | undefined;
   options?: RequestOptions | undefined;
-}
-
-/** `X-RateLimit-*` headers of a non-throttled answer (spec part 8). */
-export interface RateLimitInfo {
-  limit: number;
-  remaining: number;
-  resetSeconds: number;
 }
 
 /** What `.withResponse()` tells besides the data. */

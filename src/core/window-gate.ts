@@ -1,5 +1,4 @@
-import type { WindowLimit } from './options.js';
-import type { RateLimitInfo } from './request.js';
+import type { RateLimitInfo, WindowLimit } from './types.js';
 import { monotonicNow, timerDelayMs } from './sleep.js';
 
 /** What a call waiting for a slot brings: its signal and the instant its own deadline ends. */

@@ -1,7 +1,7 @@
 import { ConnectionError, RedirectError, ResponseTooLargeError } from './errors.js';
 import { parseDigits } from '../shared/http-grammar.js';
 import type { Scrubber } from './redact.js';
-import type { HttpMethod } from './request.js';
+import type { HttpMethod } from './types.js';
 
 /** One HTTP exchange as the layers above the wire see it, whatever carried it. */
 export interface WireRequest {
