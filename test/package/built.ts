@@ -11,8 +11,8 @@ function newestInputMs(): number {
 
 /**
  * Builds dist/ with the package's own build when it is missing or older than src/, tsup.config.ts
- * or package.json, so the package tests work on a fresh clone (`npm install && npm test`, no
- * install script). A directory lock keeps two test files from building into dist/ at once.
+ * or package.json, so the package tests (integration tier) work on a fresh clone
+ * (`npm install && npm run test:integration`, no install script). A directory lock keeps two test files from building into dist/ at once.
  */
 export function ensureBuilt(): void {
   const lock = join(root, 'node_modules', '.cache', 'mps-dist-build.lock');

@@ -4,7 +4,8 @@
  * (fixtures/smoke.ts) goes against a sandbox started here under Node, over loopback; and the
  * sandbox itself runs under Bun for a Node client. Both runtimes come from their npm packages
  * (devDependencies), which ship the binaries. Workers and the Edge Runtime run the same smoke
- * run from the built package: bundled/, in `npm run test:runtimes` only.
+ * run from the built package: bundled/. All of test/runtimes/ is in the integration tier
+ * (`npm run test:integration`; `npm run test:runtimes` runs it alone).
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
