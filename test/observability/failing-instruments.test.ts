@@ -19,11 +19,13 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Logger, PartnerClient } from '../../src/index.js';
 import { forceOneBusySims, useSandbox } from '../e2e/sandbox.js';
+import { installFakeClock, settleOnFakeClock } from '../helpers/clock.js';
 
-const run = useSandbox({}, {}, { auditSpans: false });
+// Transactions complete at once: the wait is observed, not its length.
+const run = useSandbox({ transactionDelayMs: 0 }, {}, { auditSpans: false });
 
 /** What the guest code throws or rejects with. */
 class GuestFailure extends Error {
@@ -201,7 +203,9 @@ async function fourCalls(logger: Logger): Promise<{ results: Record<string, Outc
     const typedError = await outcome(client.sims.retrieveSubscription(MISSING_ICCID));
     forceOneBusySims(sandbox);
     const before = sandbox.requests().length;
-    const retried = await outcome(client.sims.list({ pageSize: 2 }).then((page) => page.data));
+    // The retry's backoff passes on a fake clock: the retry is observed, not its wait.
+    installFakeClock();
+    const retried = await settleOnFakeClock(outcome(client.sims.list({ pageSize: 2 }).then((page) => page.data))).finally(() => vi.useRealTimers());
     const retriedRequests = sandbox
       .requests()
       .slice(before)
