@@ -44,13 +44,25 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, conte
   throw new RequestValidationError(issues, context);
 }
 
-/** A lone UTF-16 surrogate: no URL can carry it (percent-encoding throws URIError). */
+/**
+ * A lone UTF-16 surrogate: no URL can carry it (percent-encoding throws URIError), and UTF-8 text
+ * has none (encoding would send U+FFFD, a value the caller did not write). Refused wherever text
+ * goes into a URL: a path parameter, a query value, `client.request()`'s path.
+ */
 const LONE_SURROGATE = /\p{Cs}/u;
+
+/** What a caller is told of text with a lone surrogate. */
+export const LONE_SURROGATE_PROBLEM = 'must be well-formed text (it contains a lone UTF-16 surrogate)';
+
+/** Whether `value` holds a lone UTF-16 surrogate (a high one not followed by a low one, or a low one alone). */
+export function hasLoneSurrogate(value: string): boolean {
+  return LONE_SURROGATE.test(value);
+}
 
 function pathParamProblem(value: string | number): string | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'must be a finite number';
   if (typeof value !== 'string' || value.trim() === '') return 'must be a non-empty string';
-  return LONE_SURROGATE.test(value) ? 'must be well-formed text (it contains a lone UTF-16 surrogate)' : undefined;
+  return hasLoneSurrogate(value) ? LONE_SURROGATE_PROBLEM : undefined;
 }
 
 /**
@@ -95,7 +107,7 @@ function pathCharProblem(code: number): string | undefined {
   }
   if (code === 0x23) return "must not contain '#' (a fragment is never sent)";
   if (code === 0x3f) return "must not contain '?': pass query parameters as `query`";
-  if (code >= 0xd800 && code <= 0xdfff) return 'must be well-formed text (it contains a lone UTF-16 surrogate)';
+  if (code >= 0xd800 && code <= 0xdfff) return LONE_SURROGATE_PROBLEM;
   if (code === 0x25) return "must not contain '%' except as a %XX escape";
   return undefined;
 }

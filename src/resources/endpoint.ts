@@ -6,7 +6,7 @@ import type { CallInput, Query, RequestOptions, RouteDefinition, Transport } fro
 import { toRequestSpec } from '../core/request.js';
 import { checkRequestOptions } from '../core/config.js';
 import { APIResource } from '../core/resource.js';
-import { checkPathParams, parseInput, requireStringFields } from '../core/validate.js';
+import { checkPathParams, hasLoneSurrogate, LONE_SURROGATE_PROBLEM, parseInput, requireStringFields } from '../core/validate.js';
 import { RequestValidationError } from '../core/errors.js';
 import type { AsyncAcceptance } from '../schemas/common.js';
 import type { Transaction } from '../schemas/transaction.js';
@@ -44,8 +44,6 @@ function toWireQuery(query: Query, names: Readonly<Record<string, string>> | und
   return wire;
 }
 
-const LONE_SURROGATE = /\p{Cs}/u;
-
 /**
  * Checks a call's query against its endpoint, as the caller wrote it; throws
  * RequestValidationError. A query value is sent as UTF-8 text, which a lone UTF-16 surrogate does
@@ -56,8 +54,8 @@ export function checkQuery(route: Endpoint<unknown>, query: Query): void {
   const context = routeKey(route);
   if (route.query) parseInput(route.query, query, context, '', 'query parameter');
   const issues = Object.entries(query)
-    .filter(([, value]) => typeof value === 'string' && LONE_SURROGATE.test(value))
-    .map(([name]) => ({ path: name, message: 'must be well-formed text (it contains a lone UTF-16 surrogate)' }));
+    .filter(([, value]) => typeof value === 'string' && hasLoneSurrogate(value))
+    .map(([name]) => ({ path: name, message: LONE_SURROGATE_PROBLEM }));
   if (issues.length > 0) throw new RequestValidationError(issues, context);
 }
 
