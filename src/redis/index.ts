@@ -17,7 +17,7 @@
  * @module mobile-partner-sdk/redis
  */
 export { RedisRateLimiter } from './rate-limiter.js';
-export type { RedisRateLimiterOptions, StoreErrorPolicy } from './rate-limiter.js';
+export type { RedisRateLimiterOptions, StoreErrorPolicy } from './options.js';
 export { RedisDedupeStore } from './dedupe-store.js';
 export type { RedisDedupeStoreOptions } from './dedupe-store.js';
 export type { RedisConnection } from './connection.js';

@@ -2,9 +2,31 @@ import { limitsIssues, refuseUnknownLimitMembers } from '../core/config.js';
 import { STORE_COMMAND_TIMEOUT_MS } from '../core/defaults.js';
 import { ConfigurationError } from '../core/errors.js';
 import { refuseUnknownOptions } from '../core/unknown-options.js';
+import type { RateLimitOptions } from '../core/types.js';
 import type { OptionNames } from '../shared/option-names.js';
 import { checkCommandTimeout, checkConnection, checkNamespace, type RedisConnection } from './connection.js';
-import type { RedisRateLimiterOptions, StoreErrorPolicy } from './rate-limiter.js';
+
+/** What the limiter does when Redis does not answer: see docs/fleet.md. */
+export type StoreErrorPolicy = 'fail-open' | 'fail-closed';
+
+export interface RedisRateLimiterOptions extends RateLimitOptions {
+  /** An ioredis `Redis` or `Cluster`; shared, never closed by the limiter. */
+  redis: RedisConnection;
+  /** The first part of every key; default `'mobile-partner-sdk'`. */
+  namespace?: string | undefined;
+  /**
+   * `'fail-open'` (default): while Redis is unavailable each process limits itself in memory
+   * with the same limits, and says so once at warn. `'fail-closed'`: calls fail with a
+   * `ConnectionError` (`requestNotSent: true`) instead.
+   */
+  onStoreError?: StoreErrorPolicy | undefined;
+  /**
+   * How long the limiter waits for one Redis command before it counts Redis as unavailable
+   * (whole ms, at least 1); default 1,000. Whatever Redis does with a command it answers later
+   * is corrected by the route's next run (see docs/fleet.md).
+   */
+  commandTimeoutMs?: number | undefined;
+}
 
 const POLICIES: ReadonlySet<unknown> = new Set<StoreErrorPolicy>(['fail-open', 'fail-closed']);
 

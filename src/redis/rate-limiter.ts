@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { checkLimiterOptions } from './options.js';
+import { checkLimiterOptions, type RedisRateLimiterOptions, type StoreErrorPolicy } from './options.js';
 import { DEFAULT_MAX_SERVER_WAIT_MS, STORE_MAX_POLL_MS, STORE_RETRY_AFTER_MS } from '../core/defaults.js';
 import { ClientClosedError, ConfigurationError, ConnectionError } from '../core/errors.js';
 import type { Logger, RateLimitOptions, WindowLimit } from '../core/options.js';
@@ -10,28 +10,6 @@ import { type Admission, marginMs } from '../core/window-gate.js';
 import { type RedisConnection, withTimeout } from './connection.js';
 import { GATE_KEYS, pauseScript, renewScript, settleScript } from './scripts.js';
 import { Nap, Waiter } from './waiters.js';
-
-/** What the limiter does when Redis does not answer: see docs/fleet.md. */
-export type StoreErrorPolicy = 'fail-open' | 'fail-closed';
-
-export interface RedisRateLimiterOptions extends RateLimitOptions {
-  /** An ioredis `Redis` or `Cluster`; shared, never closed by the limiter. */
-  redis: RedisConnection;
-  /** The first part of every key; default `'mobile-partner-sdk'`. */
-  namespace?: string | undefined;
-  /**
-   * `'fail-open'` (default): while Redis is unavailable each process limits itself in memory
-   * with the same limits, and says so once at warn. `'fail-closed'`: calls fail with a
-   * `ConnectionError` (`requestNotSent: true`) instead.
-   */
-  onStoreError?: StoreErrorPolicy | undefined;
-  /**
-   * How long the limiter waits for one Redis command before it counts Redis as unavailable
-   * (whole ms, at least 1); default 1,000. Whatever Redis does with a command it answers later
-   * is corrected by the route's next run (see docs/fleet.md).
-   */
-  commandTimeoutMs?: number | undefined;
-}
 
 const DEFAULT_NAMESPACE = 'mobile-partner-sdk';
 /** The most waiting calls of one route asked for in one script run, and the most answers settled in one. */
