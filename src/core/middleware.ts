@@ -59,6 +59,9 @@ export type Middleware = (request: MiddlewareRequest, next: MiddlewareNext, cont
 
 /** What a chain's value must look like: a WHATWG Response of any realm (the platform's, undici's, a polyfill's). */
 function isResponse(value: unknown): value is Response {
+  // The platform's own first: reading `headers` of the Response `next()` resolved to would build
+  // its Headers, which nothing else may ever need.
+  if (typeof Response === 'function' && value instanceof Response) return true;
   const response = value as Partial<Response> | null;
   return (
     typeof response === 'object' &&
