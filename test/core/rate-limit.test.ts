@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { PartnerClient } from '../../src/index.js';
-import { fail, ok, type RecordedRequest, type Reply, TOKEN_ROUTE } from '../helpers/server.js';
+import { ClientClosedError, ConnectionError, PartnerClient, TimeoutError } from '../../src/index.js';
+import { fail, ok, type RecordedRequest, refusedUrl, type Reply, TOKEN_ROUTE } from '../helpers/server.js';
 import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
 import { elapsedSince, useTestServer } from '../helpers/server-client.js';
 
@@ -170,5 +170,127 @@ describe('following the server', () => {
     expect(t.server.requestsTo(THING)).toHaveLength(1);
     await settleOnFakeClock(throttled);
     expect(t.server.requestsTo(THING)).toHaveLength(2);
+  });
+});
+
+describe('which gate a call, an answer and a pause reach', () => {
+  const send = (client: PartnerClient, route: 'sms' | 'thing', signal?: AbortSignal) =>
+    route === 'sms'
+      ? client.request({ method: 'POST', path: '/api/v1.1/sms', body: {}, auth: false, ...(signal ? { signal } : {}) })
+      : client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false });
+  const until = async (condition: () => boolean) => {
+    while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it("pauses an endpoint with a limit of its own for a 429's Retry-After", async () => {
+    t.server.on(SMS, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok(1)]);
+    const client = await t.connect({ rateLimit: { endpoints: { [SMS]: { limit: 10, windowMs: 60_000 } } } });
+    const first = send(client, 'sms');
+    await until(() => t.server.requestsTo(SMS).length === 1);
+    await vi.advanceTimersByTimeAsync(50);
+    const second = send(client, 'sms');
+    await settleOnFakeClock(Promise.all([first, second]));
+    const [throttled, ...later] = t.server.requestsTo(SMS);
+    expect(later).toHaveLength(2);
+    for (const request of later) expect(request.at - (throttled?.answeredAt ?? 0)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('keeps the longer of two pauses of a route without a limit of its own', async () => {
+    // Two calls in flight together: the first is told 5 s, the second, answered later, 1 s.
+    t.server.on(THING, [
+      fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '5' } }),
+      { ...fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), delayMs: 100 },
+      ok(1),
+    ]);
+    const client = await t.connect({});
+    await settleOnFakeClock(Promise.all([send(client, 'thing'), send(client, 'thing')]));
+    const [first, , ...later] = t.server.requestsTo(THING);
+    expect(later).toHaveLength(2);
+    for (const request of later) expect(request.at - (first?.answeredAt ?? 0)).toBeGreaterThanOrEqual(5000);
+  });
+
+  it("holds a call that waited for its endpoint's slot for the account's too", async () => {
+    t.server.on(SMS, ok(1));
+    t.server.on(THING, ok(2));
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 1000 }, endpoints: { [SMS]: { limit: 1, windowMs: 100 } } } });
+    await settleOnFakeClock(Promise.all([send(client, 'sms'), send(client, 'thing'), send(client, 'sms')]));
+    const [first, second] = t.server.requestsTo(SMS);
+    const firstAnswer = Math.min(first?.answeredAt ?? 0, t.server.requestsTo(THING)[0]?.answeredAt ?? 0);
+    expect((second?.at ?? 0) - firstAnswer).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("gives the endpoint's slot back when a call gives up waiting for the account's", async () => {
+    t.server.on(THING, ok(1));
+    t.server.on(SMS, ok(2));
+    const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: 10_000 }, endpoints: { [SMS]: { limit: 1, windowMs: 100 } } } });
+    await send(client, 'thing');
+    const controller = new AbortController();
+    // Holds the only SMS slot while it waits for the account's.
+    const aborted = send(client, 'sms', controller.signal).catch((caught: unknown) => caught);
+    await vi.advanceTimersByTimeAsync(10);
+    controller.abort(new Error('gave up'));
+    expect(((await aborted) as Error).message).toBe('gave up');
+    await expect(settleOnFakeClock(send(client, 'sms'))).resolves.toBe(2);
+    expect(t.server.requestsTo(SMS)).toHaveLength(1);
+  });
+
+  it('lets the headers of a limit it was not configured with, some of it left, free no slot early', async () => {
+    t.server.on(THING, ok(1, { headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '49', 'x-ratelimit-reset': '1' } }));
+    const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: 60_000 } } });
+    await send(client, 'thing');
+    await settleOnFakeClock(send(client, 'thing'));
+    const [first, second] = t.server.requestsTo(THING);
+    expect((second?.at ?? 0) - (first?.answeredAt ?? 0)).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it("lets the account's headers free no slot of an endpoint early", async () => {
+    t.server.on(SMS, ok(1, { headers: { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '119', 'x-ratelimit-reset': '1' } }));
+    const client = await t.connect({
+      rateLimit: { account: { limit: 120, windowMs: 60_000 }, endpoints: { [SMS]: { limit: 1, windowMs: 60_000 } } },
+    });
+    await send(client, 'sms');
+    await settleOnFakeClock(send(client, 'sms'));
+    const [first, second] = t.server.requestsTo(SMS);
+    expect((second?.at ?? 0) - (first?.answeredAt ?? 0)).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('does not pause for a limit it was not configured with while some of it is left', async () => {
+    t.server.on(THING, ok(1, { headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '10', 'x-ratelimit-reset': '30' } }));
+    const client = await t.connect({});
+    await send(client, 'thing');
+    await settleOnFakeClock(send(client, 'thing'));
+    const [first, second] = t.server.requestsTo(THING);
+    expect((second?.at ?? 0) - (first?.answeredAt ?? 0)).toBeLessThan(1000);
+  });
+
+  it('gives the slot of a request never sent (the connection refused) back at once', async () => {
+    const refused = new PartnerClient({ baseUrl: await refusedUrl(), maxRetries: 0, rateLimit: { account: { limit: 1, windowMs: 60_000 } } });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const error = await settleOnFakeClock(send(refused, 'thing')).catch((caught: unknown) => caught);
+        // Not the TimeoutError of a wait for a slot that never frees up.
+        expect(error).toBeInstanceOf(ConnectionError);
+        expect(error).not.toBeInstanceOf(TimeoutError);
+        expect(error).toMatchObject({ requestNotSent: true });
+      }
+    } finally {
+      await refused.destroy();
+    }
+  });
+
+  it("ends a call waiting for an endpoint's slot at once when the client is destroyed", async () => {
+    t.server.on(SMS, ok(1));
+    const client = await t.connect({ rateLimit: { endpoints: { [SMS]: { limit: 1, windowMs: 60_000 } } } });
+    await send(client, 'sms');
+    let settled = false;
+    const queued = send(client, 'sms')
+      .catch((caught: unknown) => caught)
+      .finally(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(10);
+    const destroyed = client.destroy();
+    for (let turn = 0; turn < 50 && !settled; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(true);
+    expect(await queued).toBeInstanceOf(ClientClosedError);
+    await destroyed;
   });
 });

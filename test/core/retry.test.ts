@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConnectionError, InternalServerError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { Logger } from '../../src/index.js';
 import { fail, ok, refusedUrl } from '../helpers/server.js';
@@ -134,6 +134,24 @@ describe('writes without idempotency', () => {
     expect(error).toMatchObject({ requestNotSent: true });
     expect(logger.lines.filter((line) => line.level === 'warn' && line.message.startsWith('retrying'))).toHaveLength(2);
   });
+
+  it('does not retry a write again once the limiter refused its retry for the deadline: the TimeoutError ends it', async () => {
+    const logger = recordingLogger();
+    const route = 'POST /api/v1.1/thing';
+    // Deadline: 3 attempts of 1 s plus the slack, 63 s from the first send; after the 429 the
+    // route's only slot frees up a window (100 s) later.
+    await t.connect({ logger, timeoutMs: 1000, maxRetries: 2, rateLimit: { endpoints: { [route]: { limit: 1, windowMs: 100_000 } } } });
+    t.server.on(route, fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '0' } }));
+    const error = await settleOnFakeClock(t.client.request({ method: 'POST', path: '/api/v1.1/thing', body: { a: 1 } })).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ requestNotSent: true });
+    expect((error as Error).message).toMatch(/^POST \/api\/v1\.1\/thing: the rate-limit wait \(\d+ ms\) would end past the call's deadline$/);
+    // The retry after the 429, and no other.
+    expect(loggedWaits(logger)).toHaveLength(1);
+    expect(t.server.requestsTo(route)).toHaveLength(1);
+  });
 });
 
 describe('backoff', () => {
@@ -157,5 +175,42 @@ describe('backoff', () => {
     expect(waits).toHaveLength(2);
     expect(waits[0]).toBeLessThanOrEqual(500);
     expect(waits[1]).toBeLessThanOrEqual(1000);
+  });
+
+  it('draws retry n + 1 uniformly below 500 ms × 2^n: the middle of the range is half of it', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    const logger = recordingLogger();
+    await t.connect({ logger, maxRetries: 3 });
+    t.server.on(THING, [fail(500, 'INTERNAL_ERROR'), fail(500, 'INTERNAL_ERROR'), fail(500, 'INTERNAL_ERROR'), ok({ done: true })]);
+    await expect(getThing(t.client)).resolves.toEqual({ done: true });
+    expect(loggedWaits(logger)).toEqual([250, 500, 1000]);
+  });
+});
+
+/** The waits before each retry, as the client logs them. */
+function loggedWaits(logger: ReturnType<typeof recordingLogger>): number[] {
+  return logger.lines.filter((line) => line.level === 'warn').map((line) => Number(/in (\d+) ms$/.exec(line.message)?.[1]));
+}
+
+describe('Retry-After and its jitter', () => {
+  it('adds a share of 100 ms + 10 % of the wait on top of a Retry-After, at most 1 s of it', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    const logger = recordingLogger();
+    await t.connect({ logger, rateLimit: false });
+    const throttled = (seconds: string) => fail(429, 'RATE_LIMITED', { headers: { 'retry-after': seconds } });
+    t.server.on(THING, [throttled('1'), throttled('20'), ok({ done: true })]);
+    await expect(getThing(t.client)).resolves.toEqual({ done: true });
+    // Half of 100 + 100 ms on top of 1 s; half of the 1 s ceiling on top of 20 s.
+    expect(loggedWaits(logger)).toEqual([1100, 20_500]);
+  });
+
+  it('waits a Retry-After of exactly maxServerWaitMs, with no jitter past it', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    const logger = recordingLogger();
+    await t.connect({ logger, rateLimit: false, maxServerWaitMs: 2000 });
+    t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '2' } }), ok({ done: true })]);
+    await expect(getThing(t.client)).resolves.toEqual({ done: true });
+    expect(loggedWaits(logger)).toEqual([2000]);
+    expect(t.server.requestsTo(THING)).toHaveLength(2);
   });
 });

@@ -47,8 +47,24 @@ describe('createDeduplicator', () => {
     const e = event({ id: 'vqt_3', event: 'voice.test.completed' });
     expect(await dedupe.claim(e)).toBeDefined();
     await expect(dedupe.claim(e)).rejects.toBeInstanceOf(EventInProgressError);
+    await expect(dedupe.claim(e)).rejects.toThrow(
+      expect.objectContaining({
+        name: 'EventInProgressError',
+        message: 'event voice.test.completed:vqt_3 is being handled by another delivery; deliver it again later',
+      }),
+    );
     // Neither completed nor released (a crash, a store that failed): the claim lasts its lease.
     vi.advanceTimersByTime(5_001);
+    expect(await dedupe.claim(e)).toBeDefined();
+  });
+
+  it('holds a claim for its lease and not a millisecond longer', async () => {
+    const dedupe = createDeduplicator({ leaseMs: 5_000 });
+    const e = event({ id: 'vqt_edge', event: 'voice.test.completed' });
+    expect(await dedupe.claim(e)).toBeDefined();
+    vi.advanceTimersByTime(4_999);
+    await expect(dedupe.claim(e)).rejects.toBeInstanceOf(EventInProgressError);
+    vi.advanceTimersByTime(1);
     expect(await dedupe.claim(e)).toBeDefined();
   });
 
@@ -68,9 +84,12 @@ describe('createDeduplicator', () => {
         return undefined;
       })();
       expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as ConfigurationError).code).toBe('CONFIGURATION_ERROR');
       expect((error as ConfigurationError).option).toBe(option);
       expect((error as ConfigurationError).message).toMatch(new RegExp(`option ${option}: must be a whole number`));
     }
+    // The least of each is 1 ms.
+    expect(() => createDeduplicator({ leaseMs: 1, ttlMs: 1 })).not.toThrow();
   });
 
   it('never deduplicates operator events unless given a key', async () => {
@@ -103,6 +122,57 @@ describe('createDeduplicator', () => {
     await claim?.complete();
     await claim?.release();
     expect(await dedupe.claim(e)).toBeUndefined();
+  });
+
+  it('settles a claim once: later complete() and release() calls of it reach the store no more', async () => {
+    const memory = new MemoryDedupeStore();
+    const calls: string[] = [];
+    const store: DedupeStore = {
+      setIfAbsent: (key, ttlMs) => memory.setIfAbsent(key, ttlMs),
+      claim: (key, claimToken, leaseMs) => memory.claim(key, claimToken, leaseMs),
+      markDone: async () => void calls.push('markDone'),
+      delete: async () => void calls.push('delete'),
+    };
+    const dedupe = createDeduplicator({ store });
+    const claim = await dedupe.claim(event({ id: 'vqt_once_store', event: 'voice.test.completed' }));
+    await claim?.complete();
+    await claim?.complete();
+    await claim?.release();
+    expect(calls).toEqual(['markDone']);
+  });
+
+  describe('a store without the optional methods', () => {
+    const e = event({ id: 'vqt_minimal', event: 'voice.test.completed' });
+
+    it('of the older terms, without delete: a release has nothing to give back', async () => {
+      const store: DedupeStore = { setIfAbsent: async () => true };
+      const claim = await createDeduplicator({ store }).claim(e);
+      await expect(claim?.release()).resolves.toBeUndefined();
+    });
+
+    it("with claim but neither markDone nor delete: complete() and release() resolve, and a failed claim rejects with the store's error", async () => {
+      const store: DedupeStore = { setIfAbsent: async () => true, claim: async () => 'claimed' };
+      const dedupe = createDeduplicator({ store });
+      await expect((await dedupe.claim(e))?.complete()).resolves.toBeUndefined();
+      await expect((await dedupe.claim(e))?.release()).resolves.toBeUndefined();
+      const down = new Error('store down');
+      const failing = createDeduplicator({ store: { setIfAbsent: async () => true, claim: async () => Promise.reject(down) } });
+      await expect(failing.claim(e)).rejects.toBe(down);
+    });
+  });
+
+  it("rejects with the store's own error when its claim fails, and gives that claim back", async () => {
+    const down = new Error('store down');
+    const deleted: Array<[string, string | undefined]> = [];
+    const store: DedupeStore = {
+      setIfAbsent: async () => true,
+      claim: async () => Promise.reject(down),
+      delete: async (key, claimToken) => void deleted.push([key, claimToken]),
+    };
+    await expect(createDeduplicator({ store }).claim(event({ id: 'vqt_down', event: 'voice.test.completed' }))).rejects.toBe(down);
+    await vi.waitFor(() => expect(deleted).toHaveLength(1));
+    expect(deleted[0]?.[0]).toBe('voice.test.completed:vqt_down');
+    expect(deleted[0]?.[1]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   describe('a late release gives back only its own claim', () => {
@@ -178,11 +248,12 @@ describe('createDeduplicator', () => {
   });
 
   it.each([
-    ['null', null],
-    ['a typo', 'claimd'],
-    ['true', true],
-    ['nothing', undefined],
-  ])('fails a claim a store answers with %s, and gives that claim back', async (_, answer) => {
+    ['null', null, 'null'],
+    ['a typo', 'claimd', "'claimd'"],
+    ['a long string', `claimed${'x'.repeat(60)}`, `'claimed${'x'.repeat(33)}'`],
+    ['true', true, 'boolean'],
+    ['nothing', undefined, 'undefined'],
+  ])('fails a claim a store answers with %s, and gives that claim back', async (_, answer, shown) => {
     const deleted: Array<string | undefined> = [];
     const store: DedupeStore = {
       setIfAbsent: async () => true,
@@ -191,19 +262,19 @@ describe('createDeduplicator', () => {
     };
     const claim = createDeduplicator({ store }).claim(event({ id: 'vqt_bad', event: 'voice.test.completed' }));
     await expect(claim).rejects.toThrow(TypeError);
-    await expect(claim).rejects.toThrow(/DedupeStore\.claim\(\) answered .*; expected 'claimed', 'processing' or 'done'/);
+    await expect(claim).rejects.toThrow(`DedupeStore.claim() answered ${shown}; expected 'claimed', 'processing' or 'done'`);
     await vi.waitFor(() => expect(deleted).toHaveLength(1));
     expect(deleted[0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it.each([
-    ['a string', 'OK'],
-    ['null', null],
-    ['a number', 1],
-  ])('fails a claim when a store of the older terms answers setIfAbsent with %s', async (_, answer) => {
+    ['a string', 'OK', "'OK'"],
+    ['null', null, 'null'],
+    ['a number', 1, 'number'],
+  ])('fails a claim when a store of the older terms answers setIfAbsent with %s', async (_, answer, shown) => {
     const store: DedupeStore = { setIfAbsent: async () => answer as never };
     await expect(createDeduplicator({ store }).claim(event({ id: 'vqt_old', event: 'voice.test.completed' }))).rejects.toThrow(
-      /DedupeStore\.setIfAbsent\(\) answered .*; expected true or false/,
+      `DedupeStore.setIfAbsent() answered ${shown}; expected true or false`,
     );
   });
 
@@ -271,6 +342,61 @@ describe('MemoryDedupeStore', () => {
     expect(await store.setIfAbsent('a', 1_000)).toBe(true);
     for (let i = 0; i < 1_000; i++) await store.setIfAbsent(`k${i}`, 1_000);
     expect(store.size).toBe(3);
+  });
+
+  it('drops an expired key before the oldest live one, a key expiring this very millisecond included', async () => {
+    const store = new MemoryDedupeStore({ maxEntries: 3 });
+    await store.setIfAbsent('a', 1_000);
+    await store.setIfAbsent('short', 20);
+    await store.setIfAbsent('b', 1_000);
+    vi.advanceTimersByTime(20);
+    await store.setIfAbsent('c', 1_000);
+    expect(store.size).toBe(3);
+    expect(await store.setIfAbsent('a', 1_000)).toBe(false);
+  });
+
+  it('sweeps for expired keys on the first insertion into a full store, then once per maxEntries / 2 insertions', async () => {
+    const store = new MemoryDedupeStore({ maxEntries: 4 });
+    for (const key of ['k1', 'k2', 'k3', 'k4']) await store.setIfAbsent(key, 1_000);
+    // Full: the first insertion sweeps (nothing has expired), then drops the oldest, k1.
+    await store.setIfAbsent('short', 10);
+    // No sweep: k2 goes.
+    await store.setIfAbsent('e2', 1_000);
+    vi.advanceTimersByTime(10);
+    // The second after the sweep sweeps again: the expired key goes, k3 stays.
+    await store.setIfAbsent('e3', 1_000);
+    expect(store.size).toBe(4);
+    expect(await store.setIfAbsent('k3', 1_000)).toBe(false);
+    expect(await store.setIfAbsent('k2', 1_000)).toBe(true);
+  });
+
+  it('keeps an expired key, counted in size, until the store needs its room', async () => {
+    const store = new MemoryDedupeStore({ maxEntries: 10 });
+    await store.setIfAbsent('a', 10);
+    vi.advanceTimersByTime(20);
+    await store.setIfAbsent('b', 1_000);
+    expect(store.size).toBe(2);
+  });
+
+  it('counts a key recorded as done as the newest: older claims are dropped before it', async () => {
+    const store = new MemoryDedupeStore({ maxEntries: 3 });
+    await store.claim('a', 'token-a', 1_000);
+    await store.claim('b', 'token-b', 1_000);
+    await store.markDone('a', 60_000);
+    await store.setIfAbsent('c', 1_000);
+    await store.setIfAbsent('d', 1_000);
+    expect(await store.claim('a', 'token-a2', 1_000)).toBe('done');
+    expect(await store.claim('b', 'token-b2', 1_000)).toBe('claimed');
+  });
+
+  it('deletes a key whatever claim holds it when given no token, and only its own claim when given one', async () => {
+    const store = new MemoryDedupeStore();
+    await store.claim('k', 'token', 1_000);
+    await store.delete('k', 'another');
+    expect(await store.claim('k', 'late', 1_000)).toBe('processing');
+    await store.delete('k');
+    expect(await store.claim('k', 'next', 1_000)).toBe('claimed');
+    await expect(store.delete('absent', 'token')).resolves.toBeUndefined();
   });
 
   it('schedules no timer', async () => {

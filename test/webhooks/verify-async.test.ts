@@ -130,8 +130,11 @@ describe('verifySignatureAsync against verifySignature', () => {
     }
   });
 
-  it('says to use verifySignature in a runtime without Web Crypto', async () => {
-    vi.stubGlobal('crypto', {});
+  it.each([
+    ['a crypto global without subtle', {}],
+    ['no crypto global at all', undefined],
+  ])('says to use verifySignature in a runtime without Web Crypto: %s', async (_, crypto) => {
+    vi.stubGlobal('crypto', crypto);
     const run = verifySignatureAsync('{}', signPayload('{}', 'k', { timestamp: T }), 'k', { now });
     await expect(run).rejects.not.toBeInstanceOf(WebhookSignatureError);
     await expect(run).rejects.toThrow('Web Crypto (globalThis.crypto.subtle) is not available in this runtime: use verifySignature');
