@@ -42,10 +42,20 @@ class AttemptRequest implements MiddlewareRequest {
     Object.defineProperty(this, 'headers', AttemptRequest.#headersProperty);
   }
 
-  /** The headers as the wire takes them; a copy of the attempt's own when no middleware read them. */
-  wireHeaders(): Record<string, string> {
-    return this.#headers === undefined ? { ...this.#record } : headerRecord(this.#headers);
+  /**
+   * The headers as the wire takes them, carrying the call's key: the attempt's own as they are
+   * when no middleware read them (they carry it already, and the wire never changes them).
+   */
+  wireHeaders(key: string | undefined): Record<string, string> {
+    return this.#headers === undefined ? this.#record : keyed(headerRecord(this.#headers), key);
   }
+}
+
+/** `headers` with the call's `Idempotency-Key`, whatever a middleware set: none, or the call's own. */
+function keyed(headers: Record<string, string>, key: string | undefined): Record<string, string> {
+  if (key === undefined) delete headers['idempotency-key'];
+  else headers['idempotency-key'] = key;
+  return headers;
 }
 
 function headerRecord(headers: Headers): Record<string, string> {
@@ -205,8 +215,9 @@ class ChainRun implements AttemptTarget {
   /** Why the attempt was cut, once it is. */
   #cut: { reason: unknown } | undefined;
   #controller: AbortController | undefined;
-  /** The exchanges `next` has in flight (made on the first). */
-  #exchanges: Set<AttemptSignal> | undefined;
+  /** The exchange `next` has in flight; further ones at once, when a middleware sends several, in `#more`. */
+  #exchange: AttemptSignal | undefined;
+  #more: Set<AttemptSignal> | undefined;
   /** Rejects the attempt's answer when it is cut while the chain still runs. */
   #reject: ((reason: unknown) => void) | undefined;
   /** Failures of `next`: a middleware that lets one through is not the cause of the call's end. */
@@ -280,7 +291,8 @@ class ChainRun implements AttemptTarget {
     if (this.#cut) return;
     this.#cut = { reason };
     this.#controller?.abort(reason);
-    if (this.#exchanges) for (const exchange of this.#exchanges) exchange.abort(reason);
+    this.#exchange?.abort(reason);
+    if (this.#more) for (const exchange of this.#more) exchange.abort(reason);
     this.#reject?.(reason);
     this.#over();
   }
@@ -301,14 +313,14 @@ class ChainRun implements AttemptTarget {
         `next() was called after the attempt of ${this.#context.operation} had ended: a middleware sends within its attempt (its limiter slot, timeout and deadline), never after`,
       );
     }
-    const { origin, path } = splitUrl(next.url);
-    const headers = next instanceof AttemptRequest ? next.wireHeaders() : headerRecord(next.headers);
+    const { request } = attempt;
+    const { origin, path } = next.url === request.origin + request.path ? request : splitUrl(next.url);
     const key = attempt.context.idempotencyKey;
-    if (key === undefined) delete headers['idempotency-key'];
-    else headers['idempotency-key'] = key;
+    const headers = next instanceof AttemptRequest ? next.wireHeaders(key) : keyed(headerRecord(next.headers), key);
     const signal = new AttemptSignal();
     if (this.#cut) signal.abort(this.#cut.reason);
-    (this.#exchanges ??= new Set()).add(signal);
+    if (this.#exchange === undefined) this.#exchange = signal;
+    else (this.#more ??= new Set()).add(signal);
     this.#sent = true;
     try {
       return new AnswerResponse(await attempt.wire.send({ method: next.method, origin, path, headers, body: next.body, signal }));
@@ -317,7 +329,8 @@ class ChainRun implements AttemptTarget {
       (this.#passed ??= []).push(typed);
       throw typed;
     } finally {
-      this.#exchanges?.delete(signal);
+      if (this.#exchange === signal) this.#exchange = undefined;
+      else this.#more?.delete(signal);
     }
   }
 
