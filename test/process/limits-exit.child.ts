@@ -20,12 +20,14 @@ const outcome = (call: Promise<unknown>): Promise<string> =>
 
 const outcomes: Array<Promise<string>> = [];
 if (mode === 'reset') {
-  // The account's own limit, none left, a reset a day away: the next calls of every route meet it.
+  // The account's own limit, none left, a reset a day away: the next calls of every route wait for
+  // it as long as a server's pause is believed (maxServerWaitMs), then ask again.
   await client.request({ method: 'GET', path: '/api/v1.1/exhausted' });
   outcomes.push(outcome(client.request({ method: 'GET', path: '/api/v1.1/exhausted' })));
   outcomes.push(outcome(client.request({ method: 'GET', path: '/api/v1.1/ping' })));
 } else if (mode === 'retry-after') {
-  // A 429 whose Retry-After is past the cap: the call fails, and the route stays paused for a day.
+  // A 429 whose Retry-After is past the cap: the call fails at once, and the route is paused for
+  // maxServerWaitMs, not the day the server claimed.
   outcomes.push(outcome(client.request({ method: 'GET', path: '/api/v1.1/throttled' })));
   await outcomes[0];
   outcomes.push(outcome(client.request({ method: 'GET', path: '/api/v1.1/throttled' })));
