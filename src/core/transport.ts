@@ -7,9 +7,8 @@ import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { diagnosticsObserver } from './diagnostics.js';
 import { accountId } from './account-id.js';
-import { metricsObserver } from './metrics.js';
 import { type CallObserver, type TransactionWaitObservation, guardInstruments } from './observer.js';
-import { tracingObserver } from './tracing.js';
+import { openTelemetryInstruments } from './opentelemetry.js';
 import { LevelLogger } from './logger.js';
 import type { ClientOptions, CloseOptions } from './options.js';
 import { type LimiterContext, LocalRateLimiter, type RateLimiter, isRateLimiter } from './rate-limit.js';
@@ -192,10 +191,8 @@ export class ClientTransport implements Transport {
   #observe(): CallObserver | undefined {
     if (this.#observer === undefined) {
       this.#observer =
-        guardInstruments(
-          [diagnosticsObserver(), tracingObserver(this.#options.propagateTraceContext ?? false), metricsObserver()],
-          this.#levelLogger(),
-        ) ?? null;
+        guardInstruments([diagnosticsObserver(), ...openTelemetryInstruments(this.#options.propagateTraceContext ?? false)], this.#levelLogger()) ??
+        null;
     }
     return this.#observer ?? undefined;
   }
@@ -319,7 +316,7 @@ export class ClientTransport implements Transport {
       auth: false,
       envelope: true,
       idempotent: false,
-      schema: tokenResponseSchema,
+      schema: tokenResponseSchema(),
       // The client reads access_token and expires_in itself: checked in every validation mode.
       alwaysValidate: true,
       options,

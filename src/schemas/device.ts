@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { answerObject, emailAddress } from './common.js';
 import { lazy } from './lazy.js';
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazy } from './lazy.js';
 import { answerObject, e164 } from './common.js';
 
@@ -18,7 +18,7 @@ export const smsSendParamsSchema = lazy(() =>
   z.strictObject({
     fromNumber: e164(),
     toNumber: e164(),
-    text: z.string().min(1),
+    text: z.string().check(z.minLength(1)),
   }),
 );
 
