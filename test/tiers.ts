@@ -34,6 +34,8 @@ export const integrationFiles: readonly string[] = [
   // run by Node against it; the examples as processes.
   'test/docs/snippets.test.ts',
   'test/docs/getting-started.test.ts',
+  // The guides' links as the packed package holds them (npm pack --dry-run).
+  'test/docs/shipped-links.test.ts',
   'test/examples/**/*.test.ts',
   // Bun, Deno, workerd (wrangler + miniflare) and the Edge Runtime.
   'test/runtimes/**/*.test.ts',

@@ -153,7 +153,14 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
     }
     const middlewareCpu = cpu['client+middleware']?.[concurrency];
     if (middlewareCpu === undefined) {
-      rows.push(skippedRow(`${id}.middleware-cpu`, `1. one pass-through middleware, concurrency ${concurrency}: CPU per call`, '≤ 1.05', 'this build has no middleware option'));
+      rows.push(
+        skippedRow(
+          `${id}.middleware-cpu`,
+          `1. one pass-through middleware, concurrency ${concurrency}: CPU per call`,
+          '≤ 1.05',
+          'this build has no middleware option',
+        ),
+      );
     } else {
       const ratio = ratios['middleware-cpu']?.[concurrency] ?? Number.NaN;
       rows.push({

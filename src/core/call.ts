@@ -14,7 +14,8 @@ import { retryDelayMs, withRetries } from './retry.js';
 import { type Sleepers, monotonicNow } from './sleep.js';
 import { urlParsingAltersPath } from './validate.js';
 import type { Wire, WireRequest, WireResponse } from './wire.js';
-import { type Middleware, sendThroughChain } from './middleware.js';
+import type { Middleware } from './middleware.js';
+import { sendThroughChain } from './middleware-attempt.js';
 import type { Logger } from './options.js';
 import { WritePolicy, markMayHaveSucceeded } from './write-policy.js';
 

@@ -90,15 +90,20 @@ export const DEFAULT_ENDPOINT_LIMITS: Readonly<Record<string, WindowLimit>> = {
  */
 export class RouteLimits {
   readonly account: WindowLimit;
+  /** The shortest window of the account's and the endpoints' limits. */
+  readonly shortestWindowMs: number;
   readonly #endpoints: Record<string, WindowLimit>;
   readonly #templates: Array<{ route: string; pattern: TemplateMatcher }> = [];
 
   constructor(options: RateLimitOptions = {}) {
     this.account = options.account ?? DEFAULT_ACCOUNT_LIMIT;
     this.#endpoints = { ...DEFAULT_ENDPOINT_LIMITS, ...options.endpoints };
+    let shortestWindowMs = this.account.windowMs;
     for (const route of Object.keys(this.#endpoints)) {
       if (hasPlaceholder(route)) this.#templates.push({ route, pattern: templateMatcher(route) });
+      shortestWindowMs = Math.min(shortestWindowMs, (this.#endpoints[route] as WindowLimit).windowMs);
     }
+    this.shortestWindowMs = shortestWindowMs;
   }
 
   /** The table's key (`METHOD /template`) of a route with a limit of its own; undefined for the rest. */

@@ -558,8 +558,9 @@ export class RedisRateLimiter implements RateLimiter {
     else this.#held.set(route, [slot]);
     if (slot === 'redis') this.#inFlight += 1;
     if (slot === 'redis' && this.#renewTimer === undefined) {
-      // A quarter of the account's window: the process's lease (a window) never runs out while it has requests in flight.
-      const everyMs = Math.max(10, Math.floor(this.#limits.account.windowMs / 4));
+      // A quarter of the shortest window: the process's lease in each gate (that gate's window)
+      // never runs out while it has requests in flight, an endpoint's shorter than the account's included.
+      const everyMs = Math.max(10, Math.floor(this.#limits.shortestWindowMs / 4));
       this.#renewTimer = setInterval(() => this.#renew(), everyMs);
       // Requests in flight keep the process alive; this timer never does.
       this.#renewTimer.unref?.();

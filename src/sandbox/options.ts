@@ -73,7 +73,7 @@ export interface SandboxCredentials {
 
 /**
  * Caps of the sandbox, in one place (STYLE: limits are data). The spec shows no body size limit
- * (part 8: "not shown"); these are the sandbox's own, documented in docs/sandbox.md.
+ * (part 8: "not shown"); these are the sandbox's own, documented in docs/sandbox-reference.md.
  */
 export interface SandboxLimits {
   /** Largest request body read, in bytes; a bigger one answers 413 unread. Default 1 MiB. */

@@ -74,7 +74,8 @@ describe('rateLimit: a RateLimiter of your own', () => {
     const limiter = new RecordingLimiter();
     t.server.on(THING, { hang: true });
     const client = await t.connect({ rateLimit: limiter, timeoutMs: 50, maxRetries: 0 });
-    await expect(client.request({ method: 'GET', path: '/api/v1.1/thing' })).rejects.toThrow(/timed out/);
+    // No token: on a loaded machine the exchange, held to the same 50 ms, could time out instead.
+    await expect(client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false })).rejects.toThrow(/timed out/);
     expect(limiter.events.filter((event) => event[1] === THING).map((event) => event[0])).toEqual(['acquire', 'release']);
   });
 
@@ -99,6 +100,31 @@ describe('rateLimit: a RateLimiter of your own', () => {
     const error = await call;
     expect(error).toBeInstanceOf(ClientClosedError);
     expect((error as ClientClosedError).requestNotSent).toBe(true);
+  });
+
+  it('sends nothing for a call destroy() cut while it waited, even when the limiter admits it afterwards, and gets the slot back', async () => {
+    const events: string[] = [];
+    let admit: (() => void) | undefined;
+    // Deaf to the admission signal: it admits whenever it is told to.
+    const deaf: RateLimiter = {
+      acquire: () => new Promise<void>((resolve) => (admit = resolve)),
+      release: () => void events.push('release'),
+      giveBack: () => void events.push('giveBack'),
+      pause: () => {},
+      close: () => {},
+    };
+    t.server.on(THING, ok(1));
+    const client = await t.connect({ rateLimit: deaf });
+    const call = client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false }).catch((caught: unknown) => caught);
+    while (admit === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
+    const destroyed = client.destroy();
+    admit();
+    const error = await call;
+    await destroyed;
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect(error).toMatchObject({ requestNotSent: true });
+    expect(t.server.requestsTo(THING)).toHaveLength(0);
+    expect(events).toEqual(['giveBack']);
   });
 
   it("has a call waiting in it end with the caller's abort reason, whatever the limiter rejects with", async () => {

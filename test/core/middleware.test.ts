@@ -123,6 +123,28 @@ for (const wire of ['undici', 'fetch'] as const) {
       expect(JSON.parse(t.server.requestsTo(SMS)[0]?.body ?? '')).toEqual(sms);
     });
 
+    it("hands next()'s answer out as a WHATWG Response: read once, cloned before, its headers the server's", async () => {
+      t.server.on(SIMS, page([sim]));
+      const checks: Middleware = async (request, next) => {
+        const response = await next(request);
+        expect(response).toBeInstanceOf(Response);
+        expect(response.status).toBe(200);
+        expect(response.ok).toBe(true);
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+        const copy = response.clone();
+        expect(response.bodyUsed).toBe(false);
+        const text = await response.text();
+        expect(response.bodyUsed).toBe(true);
+        await expect(response.text()).rejects.toBeInstanceOf(TypeError);
+        expect(() => response.clone()).toThrow(TypeError);
+        expect(await new Response(copy.body).text()).toBe(text);
+        expect(JSON.parse(text)).toMatchObject({ success: true, data: [sim] });
+        return response;
+      };
+      const client = await connect();
+      await expect(client.sims.list({}, { middleware: [checks] })).resolves.toMatchObject({ data: [sim] });
+    });
+
     it('handles a response of its own exactly as the server’s: envelope, typed errors, retries, rate-limit headers', async () => {
       const answers = [
         new Response(JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message: 'stubbed' } }), { status: 503 }),
@@ -253,6 +275,30 @@ for (const wire of ['undici', 'fetch'] as const) {
     });
   });
 }
+
+describe('middleware and the caller’s signal', () => {
+  it("sees next() reject with the caller's abort reason when the caller aborts the request in flight", async () => {
+    let caught: unknown;
+    const watching: Middleware = async (request, next) => {
+      try {
+        return await next(request);
+      } catch (error) {
+        caught = error;
+        throw error;
+      }
+    };
+    t.server.on(SIMS, { hang: true });
+    const client = await t.connect();
+    const controller = new AbortController();
+    const call = client.sims.list({}, { middleware: [watching], signal: controller.signal }).catch((failure: unknown) => failure);
+    while (t.server.requestsTo(SIMS).length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    const reason = new Error('the caller gave up');
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+    while (caught === undefined) await new Promise((resolve) => setImmediate(resolve));
+    expect(caught).toBe(reason);
+  });
+});
 
 describe('middleware and the client’s end', () => {
   it('is cut by destroy() with a ClientClosedError while it waits', async () => {

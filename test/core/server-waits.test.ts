@@ -228,9 +228,31 @@ describe('a call queued behind its own limiter', () => {
     const error = await queued;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ requestNotSent: true });
+    expect((error as Error).message).toBe("GET /api/v1.1/thing: the rate-limit wait would end past the call's deadline");
     expect(t.server.requestsTo(THING)).toHaveLength(1);
     await client.destroy();
     await holder;
+  });
+
+  it('refuses a retry at once, unsent, when its wait for a slot would end past the deadline its first send started', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    // Deadline: 2 attempts of 30 s plus the slack, 120 s from the first send. The first answer
+    // comes 25 s in; the route's only slot frees up a window (100 s) later, 5 s past the deadline.
+    t.server.on(THING, [{ ...fail(503, 'INTERNAL_ERROR'), delayMs: 25_000 }, ok(2)]);
+    const client = await t.connect({ rateLimit: { endpoints: { [THING]: { limit: 1, windowMs: 100_000 } } }, timeoutMs: 30_000, maxRetries: 1 });
+    const call = getThing(client).catch((caught: unknown) => caught);
+    await until(() => t.server.requestsTo(THING).length === 1);
+    const sentAt = performance.now();
+    const error = await settleOnFakeClock(call);
+    expect(performance.now() - sentAt).toBeLessThan(30_000);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ requestNotSent: true });
+    const message = (error as Error).message;
+    expect(message).toMatch(/^GET \/api\/v1\.1\/thing: the rate-limit wait \((\d+) ms\) would end past the call's deadline$/);
+    const waitMs = Number(/\((\d+) ms\)/.exec(message)?.[1]);
+    expect(waitMs).toBeGreaterThanOrEqual(100_000);
+    expect(waitMs).toBeLessThanOrEqual(100_400);
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 });
 

@@ -88,6 +88,21 @@ describe('timeouts', () => {
     expect(t.server.requestsTo(THING)).toHaveLength(1);
   });
 
+  it("sends nothing when an attempt falls due exactly at the call's deadline: no time is left to wait for its answer", async () => {
+    // The monotonic clock stands still but for the jump: the 401 replay is due on the deadline itself.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    t.server.on(THING, fail(401, 'UNAUTHORIZED'));
+    t.server.on(TOKEN_ROUTE, (_request, count) => {
+      if (count === 2) vi.advanceTimersByTime(1000 + DEADLINE_SLACK_MS);
+      return tokenAnswer();
+    });
+    const error = await getThing({ maxRetries: 0, timeoutMs: 1000 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ requestNotSent: true });
+    expect((error as Error).message).toBe('GET /api/v1.1/thing ran past its deadline');
+    expect(t.server.requestsTo(THING)).toHaveLength(1);
+  });
+
   it("cuts the last attempt's timeout to what is left of the call's deadline, and says so", async () => {
     vi.useFakeTimers({ toFake: ['performance'], shouldAdvanceTime: true });
     t.server.on(THING, [fail(401, 'UNAUTHORIZED'), { hang: true }]);

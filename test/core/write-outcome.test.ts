@@ -23,7 +23,10 @@ interface Row {
 
 function tableRows(): Row[] {
   const page = readFileSync(join(root, 'docs/errors.md'), 'utf8');
-  const section = page.slice(page.indexOf('### Did the write happen?'));
+  // From the heading to the next one: the table of that section only.
+  const start = page.indexOf('### Did the write happen?');
+  const next = page.slice(start).search(/\n#{1,6} /);
+  const section = next === -1 ? page.slice(start) : page.slice(start, start + next);
   const lines = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| HTTP') && !line.startsWith('|---'));
   return lines.map((line) => {
     const [http = '', code = '', outcome = ''] = line

@@ -202,3 +202,19 @@ export async function startTestServer(): Promise<TestServer> {
     close: () => loopback.close(),
   };
 }
+
+/**
+ * A loopback server that answers the token exchange on a connection it then closes, and stops
+ * listening: every request after the token is refused, provably never sent.
+ */
+export async function refusedAfterToken(): Promise<Loopback> {
+  const loopback: Loopback = await listen((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const text = JSON.stringify(tokenAnswer().json);
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close' }).end(text);
+      loopback.server.close();
+    });
+  });
+  return loopback;
+}

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, root } from './built.js';
 
 /**
- * The packed tarball's limit, bytes (gzip, as `npm pack` reports it): about 333 kB with the web
- * build, tracing, the fleet entry, the sandbox's option grammar and site guard, and exact answer
- * types. The guides under docs/ are not packed; the README is the front door only.
+ * The packed tarball's limit, bytes (gzip, as `npm pack` reports it), without the guides: set when
+ * the package was 333 kB with the web build, tracing, the fleet entry, the sandbox's option grammar
+ * and site guard, and exact answer types. The guides (docs/*.md) ship too, so that the README's links work in
+ * node_modules and on the npm page; their share is measured apart and reported beside it.
  */
 const MAX_PACKED_BYTES = 340_000;
 /** What a client-only install may bring: the package's dependencies and theirs. */
@@ -65,6 +66,20 @@ let packed: { filename: string; size: number; files: { path: string }[] };
 const npm = (args: string[], cwd: string): string =>
   execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', timeout: 180_000 });
 
+/**
+ * The packed size without the guides: the tarball unpacked, its docs/ removed, packed again (same
+ * manifest, same files otherwise), as `npm pack` reports the size.
+ */
+function packedSizeWithoutGuides(): number {
+  const unpacked = join(work, 'without-guides');
+  mkdirSync(unpacked);
+  execFileSync('tar', ['-xzf', join(work, packed.filename), '-C', unpacked]);
+  rmSync(join(unpacked, 'package', 'docs'), { recursive: true, force: true });
+  const [result] = JSON.parse(npm(['pack', '--dry-run', '--ignore-scripts', '--json'], join(unpacked, 'package'))) as (typeof packed)[];
+  if (!result) throw new Error('npm pack reported no tarball for the package without its guides');
+  return result.size;
+}
+
 /** Runs an ES module in a fresh Node process inside the installed app; its stdout, trimmed. */
 function runInApp(code: string): string {
   const file = join(app, `probe-${Math.random().toString(36).slice(2)}.mjs`);
@@ -91,8 +106,13 @@ afterAll(() => {
 });
 
 describe('the packed package, installed client-only', () => {
-  it(`packs to at most ${MAX_PACKED_BYTES / 1000} kB, without source maps or tests`, () => {
-    expect(packed.size).toBeLessThanOrEqual(MAX_PACKED_BYTES);
+  it(`packs to at most ${MAX_PACKED_BYTES / 1000} kB without the guides, and without source maps or tests`, () => {
+    const withoutGuides = packedSizeWithoutGuides();
+    console.log(
+      `packed: ${withoutGuides} bytes without the guides, ${packed.size - withoutGuides} bytes of guides beside it (${packed.size} in all)`,
+    );
+    expect(withoutGuides).toBeLessThanOrEqual(MAX_PACKED_BYTES);
+    expect(packed.files.some((f) => f.path === 'docs/getting-started.md')).toBe(true);
     expect(packed.files.map((f) => f.path).filter((p) => p.endsWith('.map') || p.startsWith('src/') || p.startsWith('test/'))).toEqual([]);
   });
 

@@ -54,6 +54,7 @@ interface Logged {
   path: string;
   status: number | null;
   receivedAt: string;
+  forced: unknown;
 }
 
 async function sandboxLog(target: SandboxHandle): Promise<Logged[]> {
@@ -254,6 +255,40 @@ describe('RedisRateLimiter', () => {
     expect(asked).toBeInstanceOf(RateLimitError);
     expect(await throttled(target)).toBeGreaterThanOrEqual(2);
   });
+});
+
+describe('RedisRateLimiter with a request in flight past its lease', () => {
+  // A process's requests in flight count in each gate for a lease of that gate's window (and its
+  // margin), renewed while they are in flight: they count until answered, however long that takes.
+  const SIMS_ONE_A_SECOND = { 'GET /api/v1.1/sims': { limit: 1, windowMs: 1_000 } };
+  it.each([
+    ['the account on a window of a second too', { account: { limit: 120, windowMs: 1_000 }, endpoints: SIMS_ONE_A_SECOND }],
+    ['the account on a window of a minute', { account: { limit: 120, windowMs: 60_000 }, endpoints: SIMS_ONE_A_SECOND }],
+  ])(
+    'keeps the slot of an endpoint limited to one a second from another process while its request is in flight for three (%s)',
+    async (_, limits) => {
+      const target = await sandbox(LONG_WINDOW_MS);
+      const namespace = `lease-${namespaces++}`;
+      const first = member(target, { namespace, ...limits }, { maxRetries: 0 });
+      const second = member(target, { namespace, ...limits }, { maxRetries: 0 });
+      const warmUp = (client: PartnerClient) => client.request({ method: 'GET', path: '/api/v1.1/credit-balance' });
+      // Tokens first, through another route: the endpoint's one slot is untouched.
+      await Promise.all([warmUp(first), warmUp(second)]);
+      const before = (await sandboxLog(target)).length;
+      // The first process's call is answered 3 s after it arrives: three of its leases.
+      target.force({ method: 'GET', path: '/api/v1.1/sims', delayMs: 3_000, times: 1 });
+      const held = listSims(first);
+      await until(async () => (await sandboxLog(target)).length > before);
+      // Past the lease it was admitted with, the second process asks for the endpoint's slot.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await Promise.all([held, listSims(second)]);
+      const [heldLog, nextLog] = (await sandboxLog(target)).slice(before);
+      expect(heldLog?.forced).not.toBeNull();
+      // The second call arrives once the first was answered, not while it was in flight.
+      expect(nextLog?.path).toMatch(/^\/api\/v1\.1\/sims/);
+      expect(Date.parse(nextLog?.receivedAt ?? '') - Date.parse(heldLog?.receivedAt ?? '')).toBeGreaterThanOrEqual(3_000);
+    },
+  );
 });
 
 describe('RedisRateLimiter when Redis goes away', () => {

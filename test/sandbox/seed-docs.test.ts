@@ -1,5 +1,5 @@
 /**
- * Holds docs/sandbox.md's statements about the seeded account ("## The seed") to the sandbox itself,
+ * Holds docs/sandbox-reference.md's statements about the seeded account ("## The seed") to the sandbox itself,
  * through the partner API, so prose and seed cannot drift apart: each fact is read out of the
  * guide's text, then checked by behaviour.
  */
@@ -9,7 +9,7 @@ import { useSandbox } from './helpers.js';
 
 const s = useSandbox({}, { resetEach: true });
 
-const guide = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
+const guide = readFileSync(new URL('../../docs/sandbox-reference.md', import.meta.url), 'utf8');
 const section = (() => {
   const start = guide.indexOf('## The seed');
   const end = guide.indexOf('\n## ', start + 1);

@@ -121,7 +121,9 @@ describe('receiving deliveries from the sandbox', () => {
     try {
       await control(sandbox, 'events/sms', { operator, network, text: 'on the real clock' });
       await until(async () => refusals[0], 'the refusal');
-      expect(String((refusals[0] as Error).message)).toMatch(/^the signed timestamp is 3[56]\d\d s ahead of this receiver's clock \(tolerance 300 s\)/);
+      expect(String((refusals[0] as Error).message)).toMatch(
+        /^the signed timestamp is 3[56]\d\d s ahead of this receiver's clock \(tolerance 300 s\)/,
+      );
       now = sandbox.now;
       await control(sandbox, 'events/sms', { operator, network, text: 'on the sandbox clock' });
       const event = await until(async () => received[0], 'the delivery');

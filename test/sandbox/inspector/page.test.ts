@@ -225,7 +225,7 @@ describe('inspector page', () => {
     }
   });
 
-  it.runIf(process.env.INSPECTOR_SCREENSHOT)('takes the screenshot of docs/sandbox.md', async () => {
+  it.runIf(process.env.INSPECTOR_SCREENSHOT)('takes a screenshot of the inspector at work', async () => {
     const page = await openInspector();
     const receiver = await startReceiver([500, 500, 200]);
     try {
