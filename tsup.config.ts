@@ -235,9 +235,7 @@ export default defineConfig([
     // point a CommonJS caller required it from, so instanceof holds across them.
     splitting: true,
     treeshake: true,
-    // p-retry (and its is-network-error dependency) ship as ESM only; Node 20.18
-    // cannot require() ESM, so the CommonJS build carries its own copy.
-    noExternal: ['p-retry', 'is-network-error', ...bundled],
+    noExternal: bundled,
     plugins: [withoutComments],
   },
   {

@@ -53,7 +53,7 @@ function partnerApp(): string {
   mkdirSync(pkg, { recursive: true });
   writeFileSync(path.join(pkg, 'package.json'), readFileSync(path.join(ROOT, 'package.json')));
   symlinkSync(DIST_DIR, path.join(pkg, 'dist'), 'dir');
-  // zod and p-retry, as an installed app would have them beside the package.
+  // zod, as an installed app would have it beside the package.
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
   return dir;
 }

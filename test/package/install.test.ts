@@ -14,7 +14,7 @@ import { ensureBuilt, root } from './built.js';
  */
 const MAX_PACKED_BYTES = 340_000;
 /** What a client-only install may bring: the package's dependencies and theirs. */
-const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod', 'p-retry', 'is-network-error'];
+const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod'];
 
 /** A partner's file using every entry point, compiled once as ESM (.mts) and once as CommonJS (.cts). */
 const CONSUMER_SOURCE = `
@@ -116,7 +116,7 @@ describe('the packed package, installed client-only', () => {
     expect(packed.files.map((f) => f.path).filter((p) => p.endsWith('.map') || p.startsWith('src/') || p.startsWith('test/'))).toEqual([]);
   });
 
-  it('pulls in only the HTTP client, the schema library and the retry library', () => {
+  it('pulls in only the HTTP client and the schema library', () => {
     const tree = JSON.parse(npm(['ls', '--omit=dev', '--all', '--json'], app)) as { dependencies?: Record<string, unknown> };
     const names = new Set<string>();
     const absent = new Set<string>();
@@ -136,7 +136,7 @@ describe('the packed package, installed client-only', () => {
       dependencies: Record<string, string>;
       scripts?: Record<string, string>;
     };
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['p-retry', 'undici', 'zod']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['undici', 'zod']);
     // Nothing of the package runs on install.
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[hook]).toBeUndefined();
   });
