@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, root } from './built.js';
 
 /**
- * The packed tarball's limit, bytes (gzip, as `npm pack` reports it), without the guides: set when
- * the package was 333 kB with the web build, tracing, the fleet entry, the sandbox's option grammar
- * and site guard, and exact answer types. The guides (docs/*.md) ship too, so that the README's links work in
- * node_modules and on the npm page; their share is measured apart and reported beside it.
+ * The packed tarball's limit, bytes (gzip, as `npm pack` reports it), without the guides: set at
+ * 290,651 bytes plus 3 % (JavaScript without comments, one set of declarations, no p-retry). It
+ * only goes down: raising it needs a line in the CHANGELOG saying why. The guides (docs/*.md) ship
+ * too, so that the README's links work in node_modules and on the npm page; their share is
+ * measured apart and reported beside it.
  */
-const MAX_PACKED_BYTES = 340_000;
+const MAX_PACKED_BYTES = 299_000;
 /** What a client-only install may bring: the package's dependencies and theirs. */
 const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod'];
 
