@@ -9,6 +9,7 @@ import { diagnosticsObserver } from './diagnostics.js';
 import { accountId } from './account-id.js';
 import { type CallObserver, type TransactionWaitObservation, guardInstruments } from './observer.js';
 import { openTelemetryInstruments } from './opentelemetry.js';
+import { compileObjects } from './compiled-objects.js';
 import { LevelLogger } from './logger.js';
 import type { ClientOptions, CloseOptions } from './options.js';
 import { type LimiterContext, LocalRateLimiter, type RateLimiter, isRateLimiter } from './rate-limit.js';
@@ -18,6 +19,10 @@ import { Scrubber, assertSecureBaseUrl } from './redact.js';
 import type { ApiResult, RequestOptions, RequestSpec, Transport } from './request.js';
 import { defaultWire, wireKind } from './default-wire.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, FetchWire } from './wire.js';
+
+// Before any schema is built (they are built on first use): the Node build's object schemas
+// parse with zod's compiled parser; the web build's twin leaves zod/mini's (schemas/objects.ts).
+compileObjects();
 
 function fromEnv(name: string): string | undefined {
   return typeof process === 'undefined' ? undefined : process.env[name] || undefined;

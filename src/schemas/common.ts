@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { looseObject, object, strictObject } from './objects.js';
 import { lazy } from './lazy.js';
 import { E164_MESSAGE, E164_PATTERN } from '../shared/e164.js';
 import { EMAIL_MESSAGE, isEmailAddress } from './email.js';
@@ -24,7 +25,7 @@ export function openEnum<const T extends readonly [string, ...string[]]>(_known:
 export function answerObject<const S extends z.core.$ZodLooseShape>(shape: S): z.ZodMiniObject<S, z.core.$strip> {
   // The declared return type is what makes the inferred type exact; zod accepts the loose
   // schema where the strip one is declared, since the two differ only in their config.
-  return z.looseObject(shape);
+  return looseObject(shape);
 }
 
 /** ISO 8601 timestamps are kept as strings: no Date transform on the hot path (spec part 1 rule 4). */
@@ -73,7 +74,7 @@ export const jsonValue = lazy(() => z.json());
  * other field with a JSON value is sent as given.
  */
 export function suggestedBody<const S extends z.core.$ZodLooseShape>(suggested: S) {
-  return z.catchall(z.object(suggested), jsonValue());
+  return z.catchall(object(suggested), jsonValue());
 }
 
 /** E.164 phone number (spec part 2: SIM phoneNumber, port-in number, SMS numbers). */
@@ -97,7 +98,7 @@ export const paginationParams = lazy(() => ({
   pageSize: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(100))),
 }));
 
-export const paginationParamsSchema = lazy(() => z.strictObject(paginationParams()));
+export const paginationParamsSchema = lazy(() => strictObject(paginationParams()));
 
 /** `page` (>= 1) and `pageSize` (1..100) of every list (spec part 8). */
 export interface PaginationParams extends z.infer<ReturnType<typeof paginationParamsSchema>> {}

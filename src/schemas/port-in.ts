@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { strictObject } from './objects.js';
 import { lazy } from './lazy.js';
 import { answerObject, e164, notShownRecord, openEnum, paginationParams, suggested, suggestedBody, timestamp } from './common.js';
 
@@ -24,7 +25,7 @@ export interface PortIn extends z.infer<ReturnType<typeof portInSchema>> {}
 export const portInListSchema = lazy(() => z.array(portInSchema()));
 
 export const portInListParamsSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     ...paginationParams(),
     status: z.optional(z.enum(PORT_IN_STATUSES)),
   }),

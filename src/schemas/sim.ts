@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { strictObject } from './objects.js';
 import { lazy } from './lazy.js';
 import { answerObject, emailAddress, notShownRecord, openEnum, paginationParams, suggestedBody, timestamp } from './common.js';
 
@@ -42,7 +43,7 @@ export const simListSchema = lazy(() => z.array(simSchema()));
 
 /** Query of GET /api/v1.1/sims (spec part 4). */
 export const simListParamsSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     ...paginationParams(),
     status: z.optional(z.enum(SIM_STATUSES)),
     assignedStatus: z.optional(z.enum(SIM_ASSIGNED_STATUSES)),

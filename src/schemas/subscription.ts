@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { strictObject } from './objects.js';
 import { lazy } from './lazy.js';
 import { answerObject, openEnum, paginationParams, timestamp } from './common.js';
 
@@ -65,7 +66,7 @@ export const subscriptionCancellationSchema = lazy(() =>
 export interface SubscriptionCancellation extends z.infer<ReturnType<typeof subscriptionCancellationSchema>> {}
 
 export const subscriptionListParamsSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     ...paginationParams(),
     status: z.optional(z.enum(SUBSCRIPTION_STATUS_FILTERS)),
   }),

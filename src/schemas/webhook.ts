@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { strictObject } from './objects.js';
 import { lazy } from './lazy.js';
 import { answerObject, notShown, notShownRecord, openEnum, paginationParams, timestamp } from './common.js';
 
@@ -197,10 +198,10 @@ const credential = lazy(() =>
  */
 const authenticationInputSchema = lazy((): z.ZodMiniType<WebhookAuthenticationParams, WebhookAuthenticationParams> =>
   z.discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('none') }),
-    z.strictObject({ type: z.literal('bearer'), token: credential() }),
-    z.strictObject({ type: z.literal('basic'), username: credential(), password: credential() }),
-    z.strictObject({
+    strictObject({ type: z.literal('none') }),
+    strictObject({ type: z.literal('bearer'), token: credential() }),
+    strictObject({ type: z.literal('basic'), username: credential(), password: credential() }),
+    strictObject({
       type: z.literal('api_key'),
       key: credential(),
       headerName: z.optional(z.string().check(z.regex(/^[A-Z0-9-]+$/i, 'must be an HTTP header name'))),
@@ -246,7 +247,7 @@ export type WebhookAuthenticationParams =
   WebhookNoAuthentication | WebhookBearerAuthentication | WebhookBasicAuthentication | WebhookApiKeyAuthentication;
 
 const webhookUrlsInputSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     messageUrl: z.optional(httpUrl()),
     callbackMessageUrl: z.optional(httpUrl()),
     voiceUrl: z.optional(httpUrl()),
@@ -257,7 +258,7 @@ const webhookUrlsInputSchema = lazy(() =>
 
 /** On update the URLs are merged member by member, and `null` removes one. */
 const webhookUrlsUpdateSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     messageUrl: z.optional(z.nullable(httpUrl())),
     callbackMessageUrl: z.optional(z.nullable(httpUrl())),
     voiceUrl: z.optional(z.nullable(httpUrl())),
@@ -268,7 +269,7 @@ const webhookUrlsUpdateSchema = lazy(() =>
 
 /** Bounds of spec part 8; on update merged over the current policy. */
 const retryPolicyInputSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     maxAttempts: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(10))),
     backoffStrategy: z.optional(z.enum(WEBHOOK_BACKOFF_STRATEGIES)),
     initialDelaySeconds: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(60))),
@@ -281,7 +282,7 @@ const retryPolicyInputSchema = lazy(() =>
  * operator, network and eventType are required in practice (spec part 4).
  */
 export const webhookCreateParamsSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     operator: z.string().check(z.minLength(1)),
     network: z.string().check(z.minLength(1)),
     eventType: z.enum(WEBHOOK_EVENT_TYPES),
@@ -303,7 +304,7 @@ export interface WebhookCreateParams extends z.input<ReturnType<typeof webhookCr
  * merged (`null` removes a URL), `retryPolicy` merged; `status: 'active'` lifts a suspension.
  */
 export const webhookUpdateParamsSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     operator: z.optional(z.string().check(z.minLength(1))),
     network: z.optional(z.string().check(z.minLength(1))),
     eventType: z.optional(z.enum(WEBHOOK_EVENT_TYPES)),
@@ -318,10 +319,10 @@ export const webhookUpdateParamsSchema = lazy(() =>
 export interface WebhookUpdateParams extends z.input<ReturnType<typeof webhookUpdateParamsSchema>> {}
 
 /** Body of POST /api/v1.1/webhooks/{id}/test: names the synthetic event (spec part 4). */
-export const webhookTestParamsSchema = lazy(() => z.strictObject({ eventType: z.literal('webhook.test') }));
+export const webhookTestParamsSchema = lazy(() => strictObject({ eventType: z.literal('webhook.test') }));
 
 /** Query of GET /api/v1.1/webhooks: page and pageSize like every list (spec part 1 rule 5, bounds of part 8). */
-export const webhookListParamsSchema = lazy(() => z.strictObject(paginationParams()));
+export const webhookListParamsSchema = lazy(() => strictObject(paginationParams()));
 
 /** Query of `webhooks.list()`. */
 export interface WebhookListParams extends z.input<ReturnType<typeof webhookListParamsSchema>> {}
@@ -332,7 +333,7 @@ export interface WebhookListParams extends z.input<ReturnType<typeof webhookList
  * example FAILED".
  */
 export const webhookDeliveryListParamsSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     ...paginationParams(),
     webhookId: z.optional(z.string().check(z.minLength(1))),
     status: z.optional(z.string().check(z.minLength(1))),

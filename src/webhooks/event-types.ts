@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { looseObject } from '../schemas/objects.js';
 import { lazy } from '../schemas/lazy.js';
 
 /**
@@ -6,7 +7,7 @@ import { lazy } from '../schemas/lazy.js';
  * voice events, and every field of voice.test.completed but `id`, are "not shown": they are
  * open objects so that new fields pass through untouched.
  */
-export const jsonObjectSchema = lazy(() => z.looseObject({}) satisfies z.ZodMiniType<JsonObject>);
+export const jsonObjectSchema = lazy(() => looseObject({}) satisfies z.ZodMiniType<JsonObject>);
 /** A JSON object whose fields the spec does not show: every field passes through, untyped. */
 export interface JsonObject {
   [field: string]: unknown;
@@ -24,7 +25,7 @@ export interface JsonObject {
  * `voiceTestCompletedSchema` (voice-test-completed-schema.ts) is the same check in zod's classic API.
  */
 export const voiceTestCompletedDataSchema = lazy(
-  () => z.looseObject({ id: z.string().check(z.minLength(1)) }) satisfies z.ZodMiniType<VoiceTestCompletedData>,
+  () => looseObject({ id: z.string().check(z.minLength(1)) }) satisfies z.ZodMiniType<VoiceTestCompletedData>,
 );
 /** The body of a `voice.test.completed` delivery: its `id`; the report's fields are not shown in the spec (the sandbox's are named). */
 export interface VoiceTestCompletedData {
@@ -93,7 +94,7 @@ export interface SmsEventData {
 /** The checks behind {@link SmsEventData}: its named fields are strings when present. */
 export const smsEventSchema = lazy(
   () =>
-    z.looseObject({
+    looseObject({
       event: z.optional(z.string()),
       messageId: z.optional(z.string()),
       operator: z.optional(z.string()),

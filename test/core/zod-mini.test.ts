@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { PartnerClient, RequestValidationError } from '../../src/index.js';
+import { compileObjects } from '../../src/core/compiled-objects.js';
+import { buildObjectsWith, looseObject, object, strictObject } from '../../src/schemas/objects.js';
 
 const SCHEMA_DIR = fileURLToPath(new URL('../../src/schemas/', import.meta.url));
 const modules = readdirSync(SCHEMA_DIR)
@@ -72,5 +74,57 @@ describe('the zod/mini schemas', () => {
     const { simListParamsSchema } = await import('../../src/schemas/sim.js');
     const result = z.safeParse(simListParamsSchema(), { pageSize: 'ten' });
     expect(result.error?.issues.map((issue) => issue.message)).toEqual(['Invalid input: expected number, received string']);
+  });
+
+  it('build their objects with zod’s compiled parser in the Node build, which parses exactly as zod/mini’s', async () => {
+    const { simListSchema } = await import('../../src/schemas/sim.js');
+    const compiledTrait = (schema: z.core.$ZodType) => schema._zod.traits.has('$ZodObjectJIT');
+    expect(compiledTrait((simListSchema() as unknown as { _zod: { def: { element: z.core.$ZodType } } })._zod.def.element)).toBe(true);
+
+    const shape = () => ({
+      iccid: z.string(),
+      isEsim: z.boolean(),
+      group: z.optional(z.nullable(z.string())),
+      device: z.optional(z.nullable(looseObject({ imei: z.string() }))),
+    });
+    const kinds = () => [
+      looseObject(shape()),
+      strictObject(shape()),
+      object(shape()),
+      z.extend(looseObject(shape()), { extra: z.number() }),
+      z.partial(strictObject(shape())),
+    ];
+    try {
+      buildObjectsWith(z.ZodMiniObject);
+      const walked = kinds();
+      compileObjects();
+      const compiled = kinds();
+      expect(walked.some(compiledTrait)).toBe(false);
+      expect(compiled.every(compiledTrait)).toBe(true);
+      expect(compiled.every((schema) => schema instanceof z.ZodMiniObject)).toBe(true);
+      const inputs: unknown[] = [
+        { iccid: 'x', isEsim: true },
+        { iccid: 'x', isEsim: true, group: null, device: { imei: '1', model: 'kept' }, unknown: 1 },
+        { iccid: 1, isEsim: 'no', group: 5, device: { imei: 2 } },
+        {},
+        { extra: 'x' },
+        null,
+        [],
+        'text',
+      ];
+      for (const input of inputs) {
+        walked.forEach((schema, index) => {
+          const [left, right] = [z.safeParse(schema, input), z.safeParse(compiled[index] as z.core.$ZodType, input)];
+          expect(right.success, JSON.stringify(input)).toBe(left.success);
+          expect(right.data).toEqual(left.data);
+          expect(right.data && Object.keys(right.data)).toEqual(left.data && Object.keys(left.data as object));
+          expect(right.error?.issues.map(({ path, message, code }) => ({ path, message, code }))).toEqual(
+            left.error?.issues.map(({ path, message, code }) => ({ path, message, code })),
+          );
+        });
+      }
+    } finally {
+      compileObjects();
+    }
   });
 });
