@@ -8,7 +8,7 @@ import { ensureBuilt, root } from './built.js';
 
 /**
  * The packed tarball's limit, bytes (gzip, as `npm pack` reports it), without the guides: set at
- * 290,651 bytes plus 3 % (JavaScript without comments, one set of declarations, no p-retry). It
+ * 292,070 bytes plus 2.4 % (the goal of issue 36 is 300 kB) (JavaScript without comments, one set of declarations, no p-retry). It
  * only goes down: raising it needs a line in the CHANGELOG saying why. The guides (docs/*.md) ship
  * too, so that the README's links work in node_modules and on the npm page; their share is
  * measured apart and reported beside it.

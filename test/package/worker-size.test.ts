@@ -23,7 +23,7 @@ import { ensureBuilt, root } from './built.js';
 const run = promisify(execFile);
 const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
 
-/** Gzip bytes: set at 40,059 and 60,536 (client), 44,448 and 67,174 (client and webhook handler). */
+/** Gzip bytes: set at 40,117 and 60,601 (client), 44,553 and 67,246 (client and webhook handler). */
 const BUDGETS = {
   client: { minified: 40 * 1024, wrangler: 60 * 1024 },
   webhooks: { minified: 45_800, wrangler: 69_200 },

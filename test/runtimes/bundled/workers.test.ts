@@ -20,7 +20,7 @@ const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.j
 const COMPATIBILITY_DATE = '2025-09-01';
 /**
  * The gzip size this smoke Worker may reach: every export of the client and webhook entries and
- * the smoke run itself, set at 96,715 bytes plus 3 %. It only goes down: raising it needs a line
+ * the smoke run itself, set at 96,789 bytes plus 3 %. It only goes down: raising it needs a line
  * in the CHANGELOG saying why. A Worker with the client alone, and one with the webhook fetch
  * handler beside it, have budgets of their own (test/package/worker-size.test.ts).
  */
