@@ -31,6 +31,7 @@ const FIGURES: Figure[] = [
   { name: 'workers-bundle', title: '9. Workers bundle size', needs: 'none' },
   { name: 'tracing', title: '10. OpenTelemetry tracing', needs: 'api' },
   { name: 'fleet', title: '11. fleet on Redis', needs: 'api' },
+  { name: 'workers-cpu', title: '12. CPU in workerd', needs: 'none' },
 ];
 
 const args = process.argv.slice(2);

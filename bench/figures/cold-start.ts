@@ -22,8 +22,7 @@ const BUILTINS = new Set(builtinModules);
 /**
  * The packages a build loads: bare specifiers of its static imports (ESM, following its own
  * chunks) or requires (CJS), Node's built-ins left out. Read from the build, so the baseline
- * follows the dependencies as they change (and a bundled one, like p-retry in the CJS build,
- * counts as ours).
+ * follows the dependencies as they change (and a bundled one counts as ours).
  */
 function dependenciesOf(entry: string, system: ModuleSystem, seen = new Set<string>()): string[] {
   if (seen.has(entry) || !existsSync(entry)) return [];

@@ -14,6 +14,7 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
 } from './errors.js';
+import { safeParse } from 'zod/mini';
 import { parseRetryAfterSeconds } from './headers.js';
 import type { Scrubber } from './redact.js';
 import type { ApiResult, RequestSpec, ResponseInfo } from './request.js';
@@ -122,7 +123,7 @@ function finish<T>(
   validate: boolean,
 ): ApiResult<T> {
   if (!spec.schema || !validate) return { data: data as T, meta, response };
-  const result = spec.schema.safeParse(data);
+  const result = safeParse(spec.schema, data);
   if (!result.success) throw new ResponseValidationError(toValidationIssues(result.error.issues), spec.route);
   return { data: result.data, meta, response };
 }

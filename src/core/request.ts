@@ -1,5 +1,5 @@
 import type { Middleware } from './middleware.js';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { TransactionWaitObservation } from './observer.js';
 import type { HttpMethod, RateLimitInfo } from './types.js';
 
@@ -45,7 +45,7 @@ export interface RouteDefinition<T> {
   /** Path template with `{name}` placeholders, e.g. `/api/v1.1/sims/{iccid}/subscription`. */
   path: string;
   /** Schema of the unwrapped `data` (or of the whole body when `envelope` is false). */
-  schema: z.ZodType<T>;
+  schema: z.core.$ZodType<T>;
   /** false for the open routes (transaction poll, port-in eligibility): no bearer is sent. */
   auth?: boolean;
   /** false when the answer is outside the standard envelope (port-in submission). */
@@ -84,7 +84,7 @@ export interface RequestSpec<T = unknown> {
   /** Send a generated key without relying on it (see RouteDefinition). */
   generateIdempotencyKey?: boolean | undefined;
   /** Absent for `client.request()` without a schema: the data is returned as `unknown`. */
-  schema?: z.ZodType<T> | undefined;
+  schema?: z.core.$ZodType<T> | undefined;
   /**
    * Validate the answer whatever `validateResponses` says: set where the SDK itself consumes the
    * data (the token exchange), so that "trust the server" never becomes a TypeError inside it.

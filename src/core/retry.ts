@@ -1,4 +1,3 @@
-import pRetry from 'p-retry';
 import { ApiError, ConnectionError, DeliveryFailedError, RateLimitError, TimeoutError } from './errors.js';
 
 import { BACKOFF_BASE_MS, BACKOFF_CAP_MS } from './defaults.js';
@@ -58,11 +57,10 @@ export interface RetryHooks<T> {
 }
 
 /**
- * Runs `hooks.attempt` up to `maxRetries + 1` times. The first attempt runs directly: a call
- * that succeeds pays nothing for the retry machinery (setting up p-retry costs tens of
- * microseconds, more than the rest of the pipeline). From the first failure on, p-retry drives
- * the loop. Its own delay is zero: the wait happens in `beforeRetry`, which knows Retry-After,
- * the deadline and the signal.
+ * Runs `hooks.attempt` up to `maxRetries + 1` times: after each failure but the last,
+ * `hooks.beforeRetry` decides and waits (it knows Retry-After, the deadline and the signal), so
+ * the loop itself never waits. The first attempt runs directly: a call that succeeds allocates
+ * nothing for the loop.
  */
 export function withRetries<T>(hooks: RetryHooks<T>, maxRetries: number): Promise<T> {
   const first = hooks.attempt(1);
@@ -70,11 +68,14 @@ export function withRetries<T>(hooks: RetryHooks<T>, maxRetries: number): Promis
 }
 
 async function retryAfterFirst<T>(hooks: RetryHooks<T>, maxRetries: number, error: unknown): Promise<T> {
-  if (!(await hooks.beforeRetry(error, 0))) throw error;
-  return pRetry((attemptNumber) => hooks.attempt(attemptNumber + 1), {
-    retries: maxRetries - 1,
-    minTimeout: 0,
-    maxTimeout: 0,
-    shouldRetry: ({ error: failure, retriesConsumed }) => hooks.beforeRetry(failure, retriesConsumed + 1),
-  });
+  let failure = error;
+  for (let retryIndex = 0; retryIndex < maxRetries; retryIndex++) {
+    if (!(await hooks.beforeRetry(failure, retryIndex))) throw failure;
+    try {
+      return await hooks.attempt(retryIndex + 2);
+    } catch (next) {
+      failure = next;
+    }
+  }
+  throw failure;
 }

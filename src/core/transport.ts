@@ -7,9 +7,9 @@ import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { diagnosticsObserver } from './diagnostics.js';
 import { accountId } from './account-id.js';
-import { metricsObserver } from './metrics.js';
 import { type CallObserver, type TransactionWaitObservation, guardInstruments } from './observer.js';
-import { tracingObserver } from './tracing.js';
+import { openTelemetryInstruments } from './opentelemetry.js';
+import { compileObjects } from './compiled-objects.js';
 import { LevelLogger } from './logger.js';
 import type { ClientOptions, CloseOptions } from './options.js';
 import { type LimiterContext, LocalRateLimiter, type RateLimiter, isRateLimiter } from './rate-limit.js';
@@ -19,6 +19,10 @@ import { Scrubber, assertSecureBaseUrl } from './redact.js';
 import type { ApiResult, RequestOptions, RequestSpec, Transport } from './request.js';
 import { defaultWire, wireKind } from './default-wire.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, FetchWire } from './wire.js';
+
+// Before any schema is built (they are built on first use): the Node build's object schemas
+// parse with zod's compiled parser; the web build's twin leaves zod/mini's (schemas/objects.ts).
+compileObjects();
 
 function fromEnv(name: string): string | undefined {
   return typeof process === 'undefined' ? undefined : process.env[name] || undefined;
@@ -192,10 +196,8 @@ export class ClientTransport implements Transport {
   #observe(): CallObserver | undefined {
     if (this.#observer === undefined) {
       this.#observer =
-        guardInstruments(
-          [diagnosticsObserver(), tracingObserver(this.#options.propagateTraceContext ?? false), metricsObserver()],
-          this.#levelLogger(),
-        ) ?? null;
+        guardInstruments([diagnosticsObserver(), ...openTelemetryInstruments(this.#options.propagateTraceContext ?? false)], this.#levelLogger()) ??
+        null;
     }
     return this.#observer ?? undefined;
   }
@@ -319,7 +321,7 @@ export class ClientTransport implements Transport {
       auth: false,
       envelope: true,
       idempotent: false,
-      schema: tokenResponseSchema,
+      schema: tokenResponseSchema(),
       // The client reads access_token and expires_in itself: checked in every validation mode.
       alwaysValidate: true,
       options,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { type z, safeParse } from 'zod/mini';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 import { unknownOptionMessage } from '../shared/option-names.js';
 
@@ -32,11 +32,11 @@ function inputErrors(kind: string): z.core.$ZodErrorMap {
  * Parses a caller's input, or throws RequestValidationError before anything is sent. `prefix`
  * names where the input sits (`body`); `kind` what its members are, for an unknown one.
  */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, context: string, prefix: string, kind: string): z.output<S> {
-  const parsed = schema.safeParse(value);
+export function parseInput<S extends z.core.$ZodType>(schema: S, value: unknown, context: string, prefix: string, kind: string): z.output<S> {
+  const parsed = safeParse(schema, value);
   if (parsed.success) return parsed.data;
   // The friendlier messages cost a per-call error map, so only a refused input pays for them.
-  const explained = schema.safeParse(value, { error: inputErrors(kind) });
+  const explained = safeParse(schema, value, { error: inputErrors(kind) });
   const issues = toValidationIssues((explained.error ?? parsed.error).issues).map((issue) => ({
     ...issue,
     path: prefix && issue.path ? `${prefix}.${issue.path}` : prefix || issue.path,

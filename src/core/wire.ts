@@ -80,12 +80,21 @@ function ignore(): void {}
 const utf8 = new TextDecoder();
 
 /**
- * The body as UTF-8 text (a leading byte-order mark dropped, as `text()` does), read chunk by
- * chunk with a counter: past `maxBytes` the stream is cancelled and nothing more is buffered.
+ * The body as UTF-8 text (a leading byte-order mark dropped, as `text()` does), never longer than
+ * `maxBytes`. A body whose length the headers declare within the limit, not content-coded (so the
+ * bytes read are the bytes declared), is read in one call: in workerd reading it chunk by chunk
+ * cost more CPU than parsing it (bench figure 12). Any other is read chunk by chunk with a
+ * counter: past `maxBytes` the stream is cancelled and nothing more is buffered. Either way a
+ * body past the limit is a ResponseTooLargeError.
  */
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
+async function readCapped(response: Response, maxBytes: number, declaredWithin: boolean): Promise<string> {
   const stream = response.body;
   if (stream === null) return '';
+  if (declaredWithin) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.byteLength > maxBytes) throw new ResponseTooLargeError('body', response.status, maxBytes);
+    return utf8.decode(bytes);
+  }
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;
@@ -133,7 +142,9 @@ export async function readAnswer(response: Response, url: string, maxBytes: numb
     response.body?.cancel().catch(ignore);
     throw new ResponseTooLargeError('body', status, maxBytes);
   }
-  return { status, headers, body: await readCapped(response, maxBytes) };
+  const coding = headers['content-encoding'];
+  const declaredWithin = declared !== undefined && (coding === undefined || coding.trim().toLowerCase() === 'identity');
+  return { status, headers, body: await readCapped(response, maxBytes, declaredWithin) };
 }
 
 /** A WHATWG fetch: the caller's (msw, a custom fetch), or the platform's outside Node (Bun, Deno, Workers, edge runtimes). */

@@ -3,7 +3,7 @@
  * accepted with a transaction, and the status poll typing its `result`. `client.transactions.resume()`
  * reads this table to give a resumed handle its operation's `wait()`.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { type Transaction, transactionSchema, transactionSchemaWithResult } from '../schemas/transaction.js';
 import { lazy } from '../schemas/lazy.js';
 import { type AsyncAcceptance, asyncAcceptanceSchema, notShown } from '../schemas/common.js';
@@ -29,7 +29,7 @@ interface AcceptDeclaration {
   /** The method a partner calls: `'esim.provision'`. */
   operation: string;
   path: string;
-  body?: () => z.ZodType;
+  body?: () => z.core.$ZodType;
   envelope?: boolean;
 }
 
@@ -40,7 +40,7 @@ interface AcceptDeclaration {
  * reached the server. The schemas come as builders and are built on the operation's first call,
  * not at import.
  */
-function asyncOperation<R>(declaration: AcceptDeclaration, result: () => z.ZodType<R>): AsyncOperation<R> {
+function asyncOperation<R>(declaration: AcceptDeclaration, result: () => z.ZodMiniType<R>): AsyncOperation<R> {
   const { operation, path, body, envelope } = declaration;
   const accept: Endpoint<AsyncAcceptance> = {
     operation,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { ApiPromise } from '../core/api-promise.js';
 import { PagePromise } from '../core/pagination.js';
 import { TransactionHandle } from '../core/polling.js';
@@ -17,11 +17,11 @@ import type { Transaction } from '../schemas/transaction.js';
  */
 export interface Endpoint<T> extends RouteDefinition<T> {
   /** Schema of the caller's query parameters (SDK names). */
-  query?: z.ZodType<Query>;
+  query?: z.core.$ZodType<Query>;
   /** SDK parameter name → wire name, for parameters whose wire name differs. */
   queryNames?: Readonly<Record<string, string>>;
   /** Schema of the JSON body. */
-  body?: z.ZodType;
+  body?: z.core.$ZodType;
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions, Transport } from '../core/request.js';
-import * as z from 'zod';
 import {
   type WebhookCreateParams,
   type WebhookDeletion,
@@ -21,6 +20,7 @@ import {
   webhookRegistrationListSchema,
   webhookRegistrationSchema,
   webhookRegistrationWithSecretSchema,
+  webhookTestParamsSchema,
   webhookTestResultSchema,
   webhookUpdateParamsSchema,
 } from '../schemas/webhook.js';
@@ -92,7 +92,9 @@ const testWebhook: Endpoint<WebhookTestResult> = {
   get schema() {
     return webhookTestResultSchema();
   },
-  body: z.strictObject({ eventType: z.literal('webhook.test') }),
+  get body() {
+    return webhookTestParamsSchema();
+  },
 };
 const TEST_BODY = { eventType: 'webhook.test' } as const;
 

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { looseObject, object, strictObject } from './objects.js';
 import { lazy } from './lazy.js';
 import { E164_MESSAGE, E164_PATTERN } from '../shared/e164.js';
 import { EMAIL_MESSAGE, isEmailAddress } from './email.js';
@@ -10,7 +11,7 @@ import { EMAIL_MESSAGE, isEmailAddress } from './email.js';
  */
 export type OpenEnum<T extends readonly string[]> = T[number] | (string & {});
 
-export function openEnum<const T extends readonly [string, ...string[]]>(_known: T): z.ZodType<OpenEnum<T>, string> {
+export function openEnum<const T extends readonly [string, ...string[]]>(_known: T): z.ZodMiniType<OpenEnum<T>, string> {
   return z.string();
 }
 
@@ -21,10 +22,10 @@ export function openEnum<const T extends readonly [string, ...string[]]>(_known:
  * misspelt field (`sim.iccd`) is a compile error rather than an `unknown`. `.extend()` and
  * `.partial()` keep the loose parsing (zod copies the definition, its catchall included).
  */
-export function answerObject<const S extends z.ZodRawShape>(shape: S): z.ZodObject<S, z.core.$strip> {
+export function answerObject<const S extends z.core.$ZodLooseShape>(shape: S): z.ZodMiniObject<S, z.core.$strip> {
   // The declared return type is what makes the inferred type exact; zod accepts the loose
   // schema where the strip one is declared, since the two differ only in their config.
-  return z.looseObject(shape);
+  return looseObject(shape);
 }
 
 /** ISO 8601 timestamps are kept as strings: no Date transform on the hot path (spec part 1 rule 4). */
@@ -53,9 +54,9 @@ export interface AsyncAcceptance extends z.infer<ReturnType<typeof asyncAcceptan
  * and read through a cast. The type holds the names only, so that a misspelt one does not compile.
  */
 export function notShownRecord<const K extends readonly string[]>(names: K) {
-  const shape: Record<string, z.ZodOptional<z.ZodUnknown>> = {};
-  for (const name of names) shape[name] = z.unknown().optional();
-  return answerObject(shape as { [N in K[number]]: z.ZodOptional<z.ZodUnknown> });
+  const shape: Record<string, z.ZodMiniOptional<z.ZodMiniUnknown>> = {};
+  for (const name of names) shape[name] = z.optional(z.unknown());
+  return answerObject(shape as { [N in K[number]]: z.ZodMiniOptional<z.ZodMiniUnknown> });
 }
 
 /**
@@ -72,32 +73,32 @@ export const jsonValue = lazy(() => z.json());
  * shown"). The suggested fields are typed and checked when given; none is required, and any
  * other field with a JSON value is sent as given.
  */
-export function suggestedBody<const S extends z.ZodRawShape>(suggested: S) {
-  return z.object(suggested).catchall(jsonValue());
+export function suggestedBody<const S extends z.core.$ZodLooseShape>(suggested: S) {
+  return z.catchall(object(suggested), jsonValue());
 }
 
 /** E.164 phone number (spec part 2: SIM phoneNumber, port-in number, SMS numbers). */
-export const e164 = lazy(() => z.string().regex(E164_PATTERN, E164_MESSAGE));
+export const e164 = lazy(() => z.string().check(z.regex(E164_PATTERN, E164_MESSAGE)));
 
 /** An email address by the rule of docs/shapes.md: RFC 6531, so internationalized addresses are accepted. */
-export const emailAddress = lazy(() => z.string().refine(isEmailAddress, EMAIL_MESSAGE));
+export const emailAddress = lazy(() => z.string().check(z.refine(isEmailAddress, EMAIL_MESSAGE)));
 
 /**
  * A suggested field of a body the spec does not show (spec part 4, known by name only): typed
  * `T` for the caller, any JSON value at run time. The spec gives such a field no type, so the
  * server judges it; the client only refuses what JSON cannot carry.
  */
-export function suggested<T>(): z.ZodOptional<z.ZodType<T, T>> {
-  return jsonValue().optional() as unknown as z.ZodOptional<z.ZodType<T, T>>;
+export function suggested<T>(): z.ZodMiniOptional<z.ZodMiniType<T, T>> {
+  return z.optional(jsonValue()) as unknown as z.ZodMiniOptional<z.ZodMiniType<T, T>>;
 }
 
 /** Pagination input (spec part 8): page >= 1, pageSize 1..100. */
 export const paginationParams = lazy(() => ({
-  page: z.number().int().min(1).optional(),
-  pageSize: z.number().int().min(1).max(100).optional(),
+  page: z.optional(z.number().check(z.int(), z.minimum(1))),
+  pageSize: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(100))),
 }));
 
-export const paginationParamsSchema = lazy(() => z.strictObject(paginationParams()));
+export const paginationParamsSchema = lazy(() => strictObject(paginationParams()));
 
 /** `page` (>= 1) and `pageSize` (1..100) of every list (spec part 8). */
 export interface PaginationParams extends z.infer<ReturnType<typeof paginationParamsSchema>> {}

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { looseObject } from './objects.js';
 import { answerObject, emailAddress } from './common.js';
 import { lazy } from './lazy.js';
 
@@ -17,7 +18,7 @@ export interface DeviceAssignment extends z.infer<ReturnType<typeof deviceAssign
 
 /** Body of POST /api/v1.1/devices/{imei}/assign: the end user's email (spec part 4). */
 export const deviceAssignParamsSchema = lazy(() =>
-  z.looseObject({
+  looseObject({
     email: emailAddress(),
   }),
 );

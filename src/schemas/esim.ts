@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazy } from './lazy.js';
 import { answerObject, suggested, suggestedBody } from './common.js';
 
@@ -10,7 +10,7 @@ export const esimActivationSchema = lazy(() =>
     /** Where the activation QR code image is. */
     qrCodeUrl: z.string(),
     /** The activation code; null when it was never persisted. */
-    activationCode: z.string().nullable(),
+    activationCode: z.nullable(z.string()),
   }),
 );
 

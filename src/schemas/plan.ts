@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazy } from './lazy.js';
 import { answerObject, notShown, notShownRecord, openEnum, suggested, suggestedBody } from './common.js';
 
@@ -34,9 +34,9 @@ export const planSchema = lazy(() =>
     /** Whether the plan recurs. */
     recurring: z.boolean(),
     /** Present only for `PAY_AS_YOU_GO` plans; its shape is not shown in the spec (any JSON value). */
-    tieredPricing: notShown().optional(),
+    tieredPricing: z.optional(notShown()),
     /** Present only when volume-tiered pricing is enabled for the plan; its shape is not shown in the spec (any JSON value). */
-    volumeTierPricing: notShown().optional(),
+    volumeTierPricing: z.optional(notShown()),
   }),
 );
 

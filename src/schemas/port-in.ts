@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { strictObject } from './objects.js';
 import { lazy } from './lazy.js';
 import { answerObject, e164, notShownRecord, openEnum, paginationParams, suggested, suggestedBody, timestamp } from './common.js';
 
@@ -24,9 +25,9 @@ export interface PortIn extends z.infer<ReturnType<typeof portInSchema>> {}
 export const portInListSchema = lazy(() => z.array(portInSchema()));
 
 export const portInListParamsSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     ...paginationParams(),
-    status: z.enum(PORT_IN_STATUSES).optional(),
+    status: z.optional(z.enum(PORT_IN_STATUSES)),
   }),
 );
 
@@ -40,7 +41,7 @@ export interface PortInListParams extends z.input<ReturnType<typeof portInListPa
  */
 export const portInEligibilityParamsSchema = lazy(() =>
   suggestedBody({
-    portInNumber: e164().optional(),
+    portInNumber: z.optional(e164()),
   }),
 );
 
@@ -60,7 +61,7 @@ export interface PortInEligibility extends z.infer<ReturnType<typeof portInEligi
  */
 export const portInSubmitParamsSchema = lazy(() =>
   suggestedBody({
-    portInNumber: e164().optional(),
+    portInNumber: z.optional(e164()),
     iccid: suggested<string>(),
   }),
 );

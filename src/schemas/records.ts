@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { object } from './objects.js';
 import { lazy } from './lazy.js';
 import { notShownRecord, paginationParams } from './common.js';
 import { respelledName, unknownOptionMessage } from '../shared/option-names.js';
@@ -22,14 +23,13 @@ export const userListSchema = lazy(() => z.array(userSchema()));
 export const userListParamsSchema = lazy(() => {
   const shape = paginationParams();
   const names = Object.keys(shape);
-  return z
-    .object(shape)
-    .catchall(z.union([z.string(), z.number(), z.boolean()]))
-    .superRefine((params, context) => {
+  return z.catchall(object(shape), z.union([z.string(), z.number(), z.boolean()])).check(
+    z.superRefine((params, context) => {
       for (const key of Object.keys(params)) {
         if (respelledName(key, names)) context.addIssue({ code: 'custom', path: [], message: unknownOptionMessage('query parameter', key, shape) });
       }
-    });
+    }),
+  );
 });
 
 /** Query of `users.list()`: pagination checked, other filters passed through. */

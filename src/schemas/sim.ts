@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { strictObject } from './objects.js';
 import { lazy } from './lazy.js';
 import { answerObject, emailAddress, notShownRecord, openEnum, paginationParams, suggestedBody, timestamp } from './common.js';
 
@@ -23,13 +24,13 @@ const simSchema = lazy(() =>
     /** The operator's network the line is on. */
     network: z.string(),
     /** The operator's own status of the line, when it reports one. */
-    operatorStatus: z.string().optional(),
+    operatorStatus: z.optional(z.string()),
     /** The end user holding the line; absent or null while unassigned. */
-    assignedTo: answerObject({ email: z.string(), name: z.string() }).nullable().optional(),
+    assignedTo: z.optional(z.nullable(answerObject({ email: z.string(), name: z.string() }))),
     /** The device the line is in (IMEI and model); absent or null when none is known. */
-    device: answerObject({ imei: z.string(), model: z.string() }).nullable().optional(),
+    device: z.optional(z.nullable(answerObject({ imei: z.string(), model: z.string() }))),
     /** The SIM group it belongs to, by name; absent or null when none. */
-    group: z.string().nullable().optional(),
+    group: z.optional(z.nullable(z.string())),
     /** When the SIM record was created, ISO 8601. */
     createdAt: timestamp(),
   }),
@@ -42,12 +43,12 @@ export const simListSchema = lazy(() => z.array(simSchema()));
 
 /** Query of GET /api/v1.1/sims (spec part 4). */
 export const simListParamsSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     ...paginationParams(),
-    status: z.enum(SIM_STATUSES).optional(),
-    assignedStatus: z.enum(SIM_ASSIGNED_STATUSES).optional(),
-    assignedTo: emailAddress().optional(),
-    search: z.string().min(1).optional(),
+    status: z.optional(z.enum(SIM_STATUSES)),
+    assignedStatus: z.optional(z.enum(SIM_ASSIGNED_STATUSES)),
+    assignedTo: z.optional(emailAddress()),
+    search: z.optional(z.string().check(z.minLength(1))),
   }),
 );
 
@@ -58,7 +59,7 @@ export interface SimListParams extends z.input<ReturnType<typeof simListParamsSc
  * Body of POST /api/v1.1/sims/{iccid}/renew-number: not shown; any fields are passed through.
  * Optional: a call without one sends no body rather than one the caller did not write.
  */
-export const renewNumberParamsSchema = lazy(() => suggestedBody({}).optional());
+export const renewNumberParamsSchema = lazy(() => z.optional(suggestedBody({})));
 
 /** Body of `sims.renewNumber()`, which takes any JSON fields (shape not shown). */
 export interface RenewNumberParams extends NonNullable<z.input<ReturnType<typeof renewNumberParamsSchema>>> {}

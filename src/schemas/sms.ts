@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { strictObject } from './objects.js';
 import { lazy } from './lazy.js';
 import { answerObject, e164 } from './common.js';
 
@@ -15,10 +16,10 @@ export interface SmsSendResult extends z.infer<ReturnType<typeof smsSendResultSc
 
 /** Body of POST /api/v1.1/sms: all three fields required (spec part 4). */
 export const smsSendParamsSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     fromNumber: e164(),
     toNumber: e164(),
-    text: z.string().min(1),
+    text: z.string().check(z.minLength(1)),
   }),
 );
 

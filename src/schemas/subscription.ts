@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { strictObject } from './objects.js';
 import { lazy } from './lazy.js';
 import { answerObject, openEnum, paginationParams, timestamp } from './common.js';
 
@@ -17,9 +18,9 @@ const subscriptionSchema = lazy(() =>
     /** `ACTIVE`, `PENDING`, `SCHEDULED`, `CANCELLED` or `CANCEL_SCHEDULED`; a newer status passes through as a string. */
     status: openEnum(SUBSCRIPTION_STATUSES),
     /** When it starts or started, ISO 8601; null when not set. */
-    startDate: timestamp().nullable(),
+    startDate: z.nullable(timestamp()),
     /** When it ends or ended, ISO 8601; null while open-ended. */
-    endDate: timestamp().nullable(),
+    endDate: z.nullable(timestamp()),
     /** Whether auto top-up is on for it. */
     autoTopUp: z.boolean(),
     /** The operator of the line. */
@@ -36,11 +37,11 @@ export const subscriptionListSchema = lazy(() => z.array(subscriptionSchema()));
 
 /** Single-SIM subscription read: the list item plus planCode, scheduledDate and orderId. */
 export const subscriptionDetailSchema = lazy(() =>
-  subscriptionSchema().extend({
+  z.extend(subscriptionSchema(), {
     /** The plan's code. */
     planCode: z.string(),
     /** When a SCHEDULED subscription takes effect, ISO 8601; null otherwise. */
-    scheduledDate: timestamp().nullable(),
+    scheduledDate: z.nullable(timestamp()),
     /** The order that created it (`client.orders.retrieve()`). */
     orderId: z.string(),
   }),
@@ -65,9 +66,9 @@ export const subscriptionCancellationSchema = lazy(() =>
 export interface SubscriptionCancellation extends z.infer<ReturnType<typeof subscriptionCancellationSchema>> {}
 
 export const subscriptionListParamsSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     ...paginationParams(),
-    status: z.enum(SUBSCRIPTION_STATUS_FILTERS).optional(),
+    status: z.optional(z.enum(SUBSCRIPTION_STATUS_FILTERS)),
   }),
 );
 

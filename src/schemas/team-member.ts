@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazy } from './lazy.js';
 import { answerObject, jsonValue, notShown, notShownRecord, paginationParamsSchema, suggested, suggestedBody, timestamp } from './common.js';
 
@@ -17,7 +17,7 @@ const teamMemberSchema = lazy(() =>
     /** The member's status. */
     status: z.string(),
     /** On Standard Admin rows of the list only; its shape is not shown in the spec (any JSON value). */
-    departments: notShown().optional(),
+    departments: z.optional(notShown()),
   }),
 );
 
@@ -28,7 +28,7 @@ export const teamMemberListSchema = lazy(() => z.array(teamMemberSchema()));
 
 /** The single-member read adds invitedAt. */
 export const teamMemberDetailSchema = lazy(() =>
-  teamMemberSchema().extend({
+  z.extend(teamMemberSchema(), {
     /** When the member was invited, ISO 8601. */
     invitedAt: timestamp(),
   }),
@@ -54,7 +54,7 @@ export const teamMemberCreateParamsSchema = lazy(() =>
     name: suggested<string>(),
     email: suggested<string>(),
     role: suggested<string>(),
-    departments: jsonValue().optional(),
+    departments: z.optional(jsonValue()),
   }),
 );
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazy } from './lazy.js';
 import { answerObject, notShown, openEnum, timestamp } from './common.js';
 
@@ -19,23 +19,23 @@ const transactionFields = lazy(() => ({
   /** `COMPLETED` or `FAILED` once it has ended; any other value means it is still running. */
   status: openEnum(TRANSACTION_STATUSES),
   /** The server's description of the current state. */
-  message: z.string().optional(),
+  message: z.optional(z.string()),
   /** When this answer was made, ISO 8601 (new on every poll). */
-  timestamp: timestamp().optional(),
+  timestamp: z.optional(timestamp()),
   /** Why it FAILED, in the server's words. */
-  error: z.string().nullable().optional(),
+  error: z.optional(z.nullable(z.string())),
   /** Why it FAILED, as an error code (spec part 7). */
-  errorCode: z.string().nullable().optional(),
+  errorCode: z.optional(z.nullable(z.string())),
   /** When the operation was accepted, ISO 8601. */
-  createdAt: timestamp().optional(),
+  createdAt: z.optional(timestamp()),
   /** When its status last changed, ISO 8601. */
-  updatedAt: timestamp().optional(),
+  updatedAt: z.optional(timestamp()),
   /** When processing began, ISO 8601. */
-  processingStartedAt: timestamp().nullable().optional(),
+  processingStartedAt: z.optional(z.nullable(timestamp())),
   /** When processing ended, ISO 8601. */
-  processingCompletedAt: timestamp().nullable().optional(),
+  processingCompletedAt: z.optional(z.nullable(timestamp())),
   /** When a scheduled operation is due, ISO 8601. */
-  scheduledDate: timestamp().nullable().optional(),
+  scheduledDate: z.optional(z.nullable(timestamp())),
 }));
 
 /** Without `result`, whose shape depends on the operation (spec part 2: "operation-specific"). */
@@ -44,7 +44,7 @@ const transactionBaseSchema = lazy(() => answerObject(transactionFields()));
 export const transactionSchema = lazy(() =>
   answerObject({
     ...transactionFields(),
-    result: notShown().optional(),
+    result: z.optional(notShown()),
   }),
 );
 
@@ -82,16 +82,16 @@ export interface CompletedTransaction<R = unknown> extends TransactionFields {
  * a known shape. Before COMPLETED the result's fields may be missing (an object result is checked
  * as partial); at COMPLETED the result must be whole, or the poll is a ResponseValidationError.
  */
-export function transactionSchemaWithResult<R>(result: z.ZodType<R>): z.ZodType<Transaction<R>> {
-  const pending = result instanceof z.ZodObject ? result.partial() : result;
-  return transactionBaseSchema()
-    .extend({ result: pending.nullable().optional() })
-    .superRefine((transaction, context) => {
+export function transactionSchemaWithResult<R>(result: z.ZodMiniType<R>): z.ZodMiniType<Transaction<R>> {
+  const pending = result instanceof z.ZodMiniObject ? z.partial(result) : result;
+  return z.extend(transactionBaseSchema(), { result: z.optional(z.nullable(pending)) }).check(
+    z.superRefine((transaction, context) => {
       if (transaction.status !== 'COMPLETED') return;
       const completed = result.safeParse(transaction.result);
       if (completed.success) return;
       for (const issue of completed.error.issues) {
         context.addIssue({ code: 'custom', message: issue.message, path: ['result', ...issue.path] });
       }
-    }) as unknown as z.ZodType<Transaction<R>>;
+    }),
+  ) as unknown as z.ZodMiniType<Transaction<R>>;
 }

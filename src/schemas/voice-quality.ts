@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { lazy } from './lazy.js';
 import { answerObject, openEnum, paginationParamsSchema, timestamp } from './common.js';
 
@@ -10,7 +10,7 @@ const voiceQualityWebhookSchema = lazy(() =>
     /** Where reports are delivered. */
     url: z.string(),
     /** Your description of it. */
-    description: z.string().optional(),
+    description: z.optional(z.string()),
     /** The events it receives: `voice.test.completed`. */
     events: z.array(openEnum(['voice.test.completed'] as const)),
     /** `active`; a newer status passes through as a string. */

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { strictObject } from './objects.js';
 import { lazy } from './lazy.js';
 import { answerObject, notShown, notShownRecord, openEnum, paginationParams, timestamp } from './common.js';
 
@@ -22,43 +23,43 @@ const authenticationSchema = lazy(() =>
      * bearer: the token, masked (`***ENCRYPTED***`). Typed `unknown`: one object type holds every
      * authentication type, and what another type puts under this name is not shown.
      */
-    token: notShown().optional(),
+    token: z.optional(notShown()),
     /** basic (not shown in the spec): the user name, masked. */
-    username: notShown().optional(),
+    username: z.optional(notShown()),
     /** basic (not shown in the spec): the password, masked. */
-    password: notShown().optional(),
+    password: z.optional(notShown()),
     /** api_key (not shown in the spec): the key, masked. */
-    key: notShown().optional(),
+    key: z.optional(notShown()),
     /** api_key (not shown in the spec): the header that carries the key. */
-    headerName: notShown().optional(),
+    headerName: z.optional(notShown()),
   }),
 );
 
 const webhookUrlsSchema = lazy(() =>
   answerObject({
     /** Where inbound SMS events are delivered. */
-    messageUrl: z.string().optional(),
+    messageUrl: z.optional(z.string()),
     /** A second target of inbound SMS events. */
-    callbackMessageUrl: z.string().optional(),
+    callbackMessageUrl: z.optional(z.string()),
     /** Where inbound voice events are delivered. */
-    voiceUrl: z.string().optional(),
+    voiceUrl: z.optional(z.string()),
     /** A second target of inbound voice events. */
-    callbackVoiceUrl: z.string().optional(),
+    callbackVoiceUrl: z.optional(z.string()),
     /** Where the live voice stream connects, always over WebSocket (`ws://`, `wss://`, `http://` or `https://`). */
-    voiceStreamUrl: z.string().optional(),
+    voiceStreamUrl: z.optional(z.string()),
   }),
 );
 
 const retryPolicySchema = lazy(() =>
   answerObject({
     /** Retries of a failed delivery, 1 to 10; default 3 (spec part 8). */
-    maxAttempts: z.number().optional(),
+    maxAttempts: z.optional(z.number()),
     /** `fixed`, `linear` or `exponential` (default). */
-    backoffStrategy: openEnum(WEBHOOK_BACKOFF_STRATEGIES).optional(),
+    backoffStrategy: z.optional(openEnum(WEBHOOK_BACKOFF_STRATEGIES)),
     /** Delay before the first retry, 1 to 60 s; default 5. */
-    initialDelaySeconds: z.number().optional(),
+    initialDelaySeconds: z.optional(z.number()),
     /** Ceiling between retries, 60 to 3600 s; default 300. */
-    maxDelaySeconds: z.number().optional(),
+    maxDelaySeconds: z.optional(z.number()),
   }),
 );
 
@@ -74,17 +75,17 @@ export const webhookRegistrationSchema = lazy(() =>
     /** `sms`, `voice` or `both`. */
     eventType: openEnum(WEBHOOK_EVENT_TYPES),
     /** The credential the service presents to your URLs; credential values are read back masked as `***ENCRYPTED***`. */
-    authentication: authenticationSchema().optional(),
+    authentication: z.optional(authenticationSchema()),
     /** Where each kind of event goes. */
-    webhookUrls: webhookUrlsSchema().optional(),
+    webhookUrls: z.optional(webhookUrlsSchema()),
     /** How failed deliveries are retried (spec part 8). */
-    retryPolicy: retryPolicySchema().optional(),
+    retryPolicy: z.optional(retryPolicySchema()),
     /** `active`, or `suspended` after 10 consecutive failed deliveries. */
-    status: openEnum(WEBHOOK_STATUSES).optional(),
+    status: z.optional(openEnum(WEBHOOK_STATUSES)),
     /** When it was registered, ISO 8601. */
-    createdAt: timestamp().optional(),
+    createdAt: z.optional(timestamp()),
     /** When it last changed, ISO 8601. */
-    updatedAt: timestamp().optional(),
+    updatedAt: z.optional(timestamp()),
   }),
 );
 
@@ -95,7 +96,7 @@ export const webhookRegistrationListSchema = lazy(() => z.array(webhookRegistrat
 
 /** The create/upsert answer: the one time the signingSecret (`whsec_` + 64 hex) is returned. */
 export const webhookRegistrationWithSecretSchema = lazy(() =>
-  webhookRegistrationSchema().extend({
+  z.extend(webhookRegistrationSchema(), {
     /** `whsec_` and 64 hex digits: verifies every delivery. Returned by this answer only: store it now. */
     signingSecret: z.string(),
   }),
@@ -122,11 +123,11 @@ export const webhookDeliverySchema = lazy(() =>
     /** `PENDING` or `FAILED` occur; a newer status passes through as a string. */
     status: openEnum(DELIVERY_STATUSES),
     /** Your endpoint's HTTP status; absent or null before an answer. */
-    responseCode: z.number().nullable().optional(),
+    responseCode: z.optional(z.nullable(z.number())),
     /** Which attempt this is, from 1. */
     attempt: z.number(),
     /** When it was delivered, ISO 8601; absent or null while pending. */
-    deliveredAt: timestamp().nullable().optional(),
+    deliveredAt: z.optional(z.nullable(timestamp())),
   }),
 );
 
@@ -136,7 +137,7 @@ export interface WebhookDelivery extends z.infer<ReturnType<typeof webhookDelive
 export const webhookDeliveryListSchema = lazy(() => z.array(webhookDeliverySchema()));
 
 /** The test operation's answer: "one synthetic delivery"; its fields are typed when present. */
-export const webhookTestResultSchema = lazy(() => webhookDeliverySchema().partial());
+export const webhookTestResultSchema = lazy(() => z.partial(webhookDeliverySchema()));
 
 /** Answer of `webhooks.test()`: the synthetic delivery's fields, when present. */
 export interface WebhookTestResult extends z.infer<ReturnType<typeof webhookTestResultSchema>> {}
@@ -169,9 +170,11 @@ function urlWithScheme(schemes: readonly string[]) {
   const written = new RegExp(`^(?:${schemes.join('|')})://`, 'i');
   return z
     .string()
-    .refine(
-      (value) => written.test(value) && !URL_FORBIDDEN.test(value) && parsesAsUrl(value),
-      `must be a ${schemes.map((scheme) => `${scheme}://`).join(', ')} URL`,
+    .check(
+      z.refine(
+        (value) => written.test(value) && !URL_FORBIDDEN.test(value) && parsesAsUrl(value),
+        `must be a ${schemes.map((scheme) => `${scheme}://`).join(', ')} URL`,
+      ),
     );
 }
 const httpUrl = lazy(() => urlWithScheme(['http', 'https']));
@@ -181,10 +184,10 @@ const streamUrl = lazy(() => urlWithScheme(['ws', 'wss', 'http', 'https']));
 const MASKED_CREDENTIAL = '***ENCRYPTED***';
 
 const credential = lazy(() =>
-  z
-    .string()
-    .min(1)
-    .refine((value) => value !== MASKED_CREDENTIAL, `must be the credential itself, not the masked ${MASKED_CREDENTIAL}`),
+  z.string().check(
+    z.minLength(1),
+    z.refine((value) => value !== MASKED_CREDENTIAL, `must be the credential itself, not the masked ${MASKED_CREDENTIAL}`),
+  ),
 );
 
 /**
@@ -193,18 +196,15 @@ const credential = lazy(() =>
  * the sandbox alike (docs/shapes.md): basic takes `username` and `password`, api_key takes `key`
  * and an optional `headerName`, each credential required, and no other member.
  */
-const authenticationInputSchema = lazy((): z.ZodType<WebhookAuthenticationParams, WebhookAuthenticationParams> =>
+const authenticationInputSchema = lazy((): z.ZodMiniType<WebhookAuthenticationParams, WebhookAuthenticationParams> =>
   z.discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('none') }),
-    z.strictObject({ type: z.literal('bearer'), token: credential() }),
-    z.strictObject({ type: z.literal('basic'), username: credential(), password: credential() }),
-    z.strictObject({
+    strictObject({ type: z.literal('none') }),
+    strictObject({ type: z.literal('bearer'), token: credential() }),
+    strictObject({ type: z.literal('basic'), username: credential(), password: credential() }),
+    strictObject({
       type: z.literal('api_key'),
       key: credential(),
-      headerName: z
-        .string()
-        .regex(/^[A-Z0-9-]+$/i, 'must be an HTTP header name')
-        .optional(),
+      headerName: z.optional(z.string().check(z.regex(/^[A-Z0-9-]+$/i, 'must be an HTTP header name'))),
     }),
   ]),
 );
@@ -247,33 +247,33 @@ export type WebhookAuthenticationParams =
   WebhookNoAuthentication | WebhookBearerAuthentication | WebhookBasicAuthentication | WebhookApiKeyAuthentication;
 
 const webhookUrlsInputSchema = lazy(() =>
-  z.strictObject({
-    messageUrl: httpUrl().optional(),
-    callbackMessageUrl: httpUrl().optional(),
-    voiceUrl: httpUrl().optional(),
-    callbackVoiceUrl: httpUrl().optional(),
-    voiceStreamUrl: streamUrl().optional(),
+  strictObject({
+    messageUrl: z.optional(httpUrl()),
+    callbackMessageUrl: z.optional(httpUrl()),
+    voiceUrl: z.optional(httpUrl()),
+    callbackVoiceUrl: z.optional(httpUrl()),
+    voiceStreamUrl: z.optional(streamUrl()),
   }),
 );
 
 /** On update the URLs are merged member by member, and `null` removes one. */
 const webhookUrlsUpdateSchema = lazy(() =>
-  z.strictObject({
-    messageUrl: httpUrl().nullable().optional(),
-    callbackMessageUrl: httpUrl().nullable().optional(),
-    voiceUrl: httpUrl().nullable().optional(),
-    callbackVoiceUrl: httpUrl().nullable().optional(),
-    voiceStreamUrl: streamUrl().nullable().optional(),
+  strictObject({
+    messageUrl: z.optional(z.nullable(httpUrl())),
+    callbackMessageUrl: z.optional(z.nullable(httpUrl())),
+    voiceUrl: z.optional(z.nullable(httpUrl())),
+    callbackVoiceUrl: z.optional(z.nullable(httpUrl())),
+    voiceStreamUrl: z.optional(z.nullable(streamUrl())),
   }),
 );
 
 /** Bounds of spec part 8; on update merged over the current policy. */
 const retryPolicyInputSchema = lazy(() =>
-  z.strictObject({
-    maxAttempts: z.number().int().min(1).max(10).optional(),
-    backoffStrategy: z.enum(WEBHOOK_BACKOFF_STRATEGIES).optional(),
-    initialDelaySeconds: z.number().int().min(1).max(60).optional(),
-    maxDelaySeconds: z.number().int().min(60).max(3600).optional(),
+  strictObject({
+    maxAttempts: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(10))),
+    backoffStrategy: z.optional(z.enum(WEBHOOK_BACKOFF_STRATEGIES)),
+    initialDelaySeconds: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(60))),
+    maxDelaySeconds: z.optional(z.number().check(z.int(), z.minimum(60), z.maximum(3600))),
   }),
 );
 
@@ -282,16 +282,16 @@ const retryPolicyInputSchema = lazy(() =>
  * operator, network and eventType are required in practice (spec part 4).
  */
 export const webhookCreateParamsSchema = lazy(() =>
-  z.strictObject({
-    operator: z.string().min(1),
-    network: z.string().min(1),
+  strictObject({
+    operator: z.string().check(z.minLength(1)),
+    network: z.string().check(z.minLength(1)),
     eventType: z.enum(WEBHOOK_EVENT_TYPES),
-    authentication: authenticationInputSchema().optional(),
-    webhookUrls: webhookUrlsInputSchema().optional(),
-    retryPolicy: retryPolicyInputSchema().optional(),
-    status: z.enum(WEBHOOK_STATUSES).optional(),
+    authentication: z.optional(authenticationInputSchema()),
+    webhookUrls: z.optional(webhookUrlsInputSchema()),
+    retryPolicy: z.optional(retryPolicyInputSchema()),
+    status: z.optional(z.enum(WEBHOOK_STATUSES)),
     /** true overwrites an existing registration of the same operator and network. */
-    update: z.boolean().optional(),
+    update: z.optional(z.boolean()),
   }),
 );
 
@@ -304,22 +304,25 @@ export interface WebhookCreateParams extends z.input<ReturnType<typeof webhookCr
  * merged (`null` removes a URL), `retryPolicy` merged; `status: 'active'` lifts a suspension.
  */
 export const webhookUpdateParamsSchema = lazy(() =>
-  z.strictObject({
-    operator: z.string().min(1).optional(),
-    network: z.string().min(1).optional(),
-    eventType: z.enum(WEBHOOK_EVENT_TYPES).optional(),
-    authentication: authenticationInputSchema().optional(),
-    webhookUrls: webhookUrlsUpdateSchema().optional(),
-    retryPolicy: retryPolicyInputSchema().optional(),
-    status: z.enum(WEBHOOK_STATUSES).optional(),
+  strictObject({
+    operator: z.optional(z.string().check(z.minLength(1))),
+    network: z.optional(z.string().check(z.minLength(1))),
+    eventType: z.optional(z.enum(WEBHOOK_EVENT_TYPES)),
+    authentication: z.optional(authenticationInputSchema()),
+    webhookUrls: z.optional(webhookUrlsUpdateSchema()),
+    retryPolicy: z.optional(retryPolicyInputSchema()),
+    status: z.optional(z.enum(WEBHOOK_STATUSES)),
   }),
 );
 
 /** Body of `webhooks.update()`: exactly what PUT applies. */
 export interface WebhookUpdateParams extends z.input<ReturnType<typeof webhookUpdateParamsSchema>> {}
 
+/** Body of POST /api/v1.1/webhooks/{id}/test: names the synthetic event (spec part 4). */
+export const webhookTestParamsSchema = lazy(() => strictObject({ eventType: z.literal('webhook.test') }));
+
 /** Query of GET /api/v1.1/webhooks: page and pageSize like every list (spec part 1 rule 5, bounds of part 8). */
-export const webhookListParamsSchema = lazy(() => z.strictObject(paginationParams()));
+export const webhookListParamsSchema = lazy(() => strictObject(paginationParams()));
 
 /** Query of `webhooks.list()`. */
 export interface WebhookListParams extends z.input<ReturnType<typeof webhookListParamsSchema>> {}
@@ -330,10 +333,10 @@ export interface WebhookListParams extends z.input<ReturnType<typeof webhookList
  * example FAILED".
  */
 export const webhookDeliveryListParamsSchema = lazy(() =>
-  z.strictObject({
+  strictObject({
     ...paginationParams(),
-    webhookId: z.string().min(1).optional(),
-    status: z.string().min(1).optional(),
+    webhookId: z.optional(z.string().check(z.minLength(1))),
+    status: z.optional(z.string().check(z.minLength(1))),
   }),
 );
 

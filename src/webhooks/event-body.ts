@@ -1,6 +1,13 @@
 import { WebhookSignatureError } from '../core/errors.js';
 import { readHeader, DELIVERY_HEADER, EVENT_HEADER, type DeliveryHeaders } from './headers.js';
-import { classifyEvent, jsonObjectSchema, smsEventSchema, voiceTestCompletedSchema, type DeliveryInfo, type WebhookEvent } from './event-types.js';
+import {
+  classifyEvent,
+  jsonObjectSchema,
+  smsEventSchema,
+  voiceTestCompletedDataSchema,
+  type DeliveryInfo,
+  type WebhookEvent,
+} from './event-types.js';
 import type { RawBody } from './raw-body.js';
 import { VERIFY_OPTION_NAMES, type VerifyOptions } from './signature-check.js';
 import type { OptionNames } from '../shared/option-names.js';
@@ -51,12 +58,12 @@ export function eventFromBody(rawBody: RawBody, headers: DeliveryHeaders, timest
 
   switch (type) {
     case 'voice.test.completed': {
-      const parsed = voiceTestCompletedSchema.safeParse(body);
+      const parsed = voiceTestCompletedDataSchema().safeParse(body);
       if (!parsed.success) invalidPayload('a voice.test.completed event must be a JSON object with a string id');
       return { type, name, id: parsed.data.id, data: parsed.data, delivery };
     }
     case 'sms': {
-      const parsed = smsEventSchema.safeParse(body);
+      const parsed = smsEventSchema().safeParse(body);
       if (!parsed.success) {
         const field = parsed.error.issues[0]?.path[0];
         invalidPayload(typeof field === 'string' ? `the "${field}" field of an sms event must be a string` : 'an sms event must be a JSON object');
@@ -65,7 +72,7 @@ export function eventFromBody(rawBody: RawBody, headers: DeliveryHeaders, timest
     }
     case 'webhook.test':
     case 'voice': {
-      const parsed = jsonObjectSchema.safeParse(body);
+      const parsed = jsonObjectSchema().safeParse(body);
       if (!parsed.success) invalidPayload(`a ${type} event must be a JSON object`);
       return { type, name, data: parsed.data, delivery };
     }

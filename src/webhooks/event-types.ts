@@ -1,11 +1,13 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { looseObject } from '../schemas/objects.js';
+import { lazy } from '../schemas/lazy.js';
 
 /**
  * What the service pushes, as far as the spec shows it (part 6). Bodies of operator SMS and
  * voice events, and every field of voice.test.completed but `id`, are "not shown": they are
  * open objects so that new fields pass through untouched.
  */
-export const jsonObjectSchema = z.looseObject({}) satisfies z.ZodType<JsonObject>;
+export const jsonObjectSchema = lazy(() => looseObject({}) satisfies z.ZodMiniType<JsonObject>);
 /** A JSON object whose fields the spec does not show: every field passes through, untyped. */
 export interface JsonObject {
   [field: string]: unknown;
@@ -18,8 +20,13 @@ export interface JsonObject {
  * ones the sandbox sends are named and typed `unknown`: any JSON value is accepted, narrow it.
  */
 
-/** spec part 6, voice.test.completed rule 2: receivers deduplicate on `id`. */
-export const voiceTestCompletedSchema = z.looseObject({ id: z.string().min(1) }) satisfies z.ZodType<VoiceTestCompletedData>;
+/**
+ * spec part 6, voice.test.completed rule 2: receivers deduplicate on `id`. The web entry's public
+ * `voiceTestCompletedSchema` (voice-test-completed-schema.ts) is the same check in zod's classic API.
+ */
+export const voiceTestCompletedDataSchema = lazy(
+  () => looseObject({ id: z.string().check(z.minLength(1)) }) satisfies z.ZodMiniType<VoiceTestCompletedData>,
+);
 /** The body of a `voice.test.completed` delivery: its `id`; the report's fields are not shown in the spec (the sandbox's are named). */
 export interface VoiceTestCompletedData {
   /** The event id; receivers deduplicate on it (spec part 6). */
@@ -85,16 +92,19 @@ export interface SmsEventData {
 }
 
 /** The checks behind {@link SmsEventData}: its named fields are strings when present. */
-export const smsEventSchema = z.looseObject({
-  event: z.string().optional(),
-  messageId: z.string().optional(),
-  operator: z.string().optional(),
-  network: z.string().optional(),
-  from: z.string().optional(),
-  to: z.string().optional(),
-  text: z.string().optional(),
-  receivedAt: z.string().optional(),
-}) satisfies z.ZodType<SmsEventData>;
+export const smsEventSchema = lazy(
+  () =>
+    looseObject({
+      event: z.optional(z.string()),
+      messageId: z.optional(z.string()),
+      operator: z.optional(z.string()),
+      network: z.optional(z.string()),
+      from: z.optional(z.string()),
+      to: z.optional(z.string()),
+      text: z.optional(z.string()),
+      receivedAt: z.optional(z.string()),
+    }) satisfies z.ZodMiniType<SmsEventData>,
+);
 
 /** The kinds an event is sorted into; `name` on the event keeps the exact name received. */
 export type WebhookEventType = 'voice.test.completed' | 'webhook.test' | 'sms' | 'voice' | 'unknown';

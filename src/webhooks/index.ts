@@ -22,6 +22,10 @@ export * from './web.js';
 // And what needs Node's modules: the synchronous checks, signing, the Node and Express adapters,
 // the live voice stream and the audio helpers.
 export { verifySignature } from './verify.js';
+import { compileObjects } from '../core/compiled-objects.js';
+
+// The event bodies' object schemas parse with zod's compiled parser here, as the client's do.
+compileObjects();
 export { signPayload } from './sign.js';
 export type { SignOptions } from './sign.js';
 export { constructEvent } from './events.js';

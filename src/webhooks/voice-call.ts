@@ -163,7 +163,7 @@ export class VoiceCall implements AsyncIterable<VoiceStreamFrame> {
     }
     const parsed = parseText(data);
     if (first) {
-      const handshake = jsonObjectSchema.safeParse(parsed);
+      const handshake = jsonObjectSchema().safeParse(parsed);
       if (!handshake.success) {
         this.#failure = new Error('the voice stream handshake frame is not a JSON object');
         this.#resolveHandshake(undefined);

@@ -16,7 +16,8 @@ export { DEFAULT_MAX_SIGNATURE_HEADER_LENGTH } from './signature-header.js';
 export { verifySignatureAsync } from './verify-async.js';
 export { constructEventAsync } from './events-async.js';
 export type { ConstructEventOptions } from './event-body.js';
-export { classifyEvent, voiceTestCompletedSchema } from './event-types.js';
+export { classifyEvent } from './event-types.js';
+export { voiceTestCompletedSchema } from './voice-test-completed-schema.js';
 export type {
   DeliveryInfo,
   JsonObject,

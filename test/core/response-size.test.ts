@@ -119,6 +119,17 @@ describe.each(transports)('maxResponseBytes (%s)', (_name, transportOptions) => 
     ).resolves.toBe('x'.repeat(1000));
   });
 
+  it('reads a body of exactly the cap whose Content-Length says so', async () => {
+    const body = JSON.stringify({ success: true, data: 'ü'.repeat(1000) });
+    answer = (response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+      response.end(body);
+    };
+    await expect(
+      client({ ...transportOptions, maxResponseBytes: Buffer.byteLength(body) }).request({ method: 'GET', path: '/api/v1.1/sims' }),
+    ).resolves.toBe('ü'.repeat(1000));
+  });
+
   it('refuses headers over the HTTP parser limit as a typed error naming the cause, not retried', async () => {
     answer = (response) => {
       response.writeHead(200, { 'content-type': 'application/json', 'x-padding': 'p'.repeat(128 * 1024) });
@@ -149,4 +160,27 @@ describe('maxResponseBytes option', () => {
       expect(apiRequests).toBe(0);
     },
   );
+});
+
+describe('maxResponseBytes with a Response a middleware made', () => {
+  it('refuses a body past the cap whose Content-Length understates it', async () => {
+    const body = JSON.stringify({ success: true, data: 'x'.repeat(4096) });
+    const target = new PartnerClient({
+      baseUrl: url,
+      key: KEY,
+      secret: SECRET,
+      maxResponseBytes: 1024,
+      rateLimit: false,
+      middleware: [
+        (request, next) =>
+          new URL(request.url).pathname === '/api/v1.1/sims'
+            ? Promise.resolve(new Response(body, { headers: { 'content-type': 'application/json', 'content-length': '20' } }))
+            : next(request),
+      ],
+    });
+    clients.push(target);
+    const error = await target.request({ method: 'GET', path: '/api/v1.1/sims' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ part: 'body', limitBytes: 1024 });
+  });
 });

@@ -4,6 +4,7 @@ import type { Logger } from '../../src/index.js';
 import { fail, ok, refusedUrl } from '../helpers/server.js';
 import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
 import { elapsedSince, useTestServer } from '../helpers/server-client.js';
+import { type RetryHooks, withRetries } from '../../src/core/retry.js';
 
 const THING = 'GET /api/v1.1/thing';
 const getThing = (client: PartnerClient, maxRetries?: number) =>
@@ -212,5 +213,45 @@ describe('Retry-After and its jitter', () => {
     await expect(getThing(t.client)).resolves.toEqual({ done: true });
     expect(loggedWaits(logger)).toEqual([2000]);
     expect(t.server.requestsTo(THING)).toHaveLength(2);
+  });
+});
+
+describe('the retry loop', () => {
+  /** Attempts that fail with `failures` in turn, then succeed; what the loop asked and when. */
+  function scripted(failures: unknown[], decide: (retryIndex: number) => boolean = () => true) {
+    const log: string[] = [];
+    const hooks: RetryHooks<string> = {
+      attempt: (attemptNumber) => {
+        log.push(`attempt ${attemptNumber}`);
+        return attemptNumber <= failures.length ? Promise.reject(failures[attemptNumber - 1]) : Promise.resolve('done');
+      },
+      beforeRetry: (error, retryIndex) => {
+        log.push(`before retry ${retryIndex} (${String(error)})`);
+        return Promise.resolve(decide(retryIndex));
+      },
+    };
+    return { hooks, log };
+  }
+
+  it('asks before each retry, numbered from 0, and ends with the success', async () => {
+    const { hooks, log } = scripted(['a', 'b']);
+    await expect(withRetries(hooks, 2)).resolves.toBe('done');
+    expect(log).toEqual(['attempt 1', 'before retry 0 (a)', 'attempt 2', 'before retry 1 (b)', 'attempt 3']);
+  });
+
+  it('throws the last attempt’s failure, as thrown, after maxRetries + 1 attempts, without asking after the last', async () => {
+    const last = { notAnError: true };
+    const { hooks, log } = scripted([new Error('a'), 'b', last]);
+    await expect(withRetries(hooks, 2)).rejects.toBe(last);
+    expect(log).toEqual(['attempt 1', 'before retry 0 (Error: a)', 'attempt 2', 'before retry 1 (b)', 'attempt 3']);
+  });
+
+  it('gives up with the failure beforeRetry declined, and runs the first attempt alone when maxRetries is 0', async () => {
+    const declined = scripted([new TypeError('x'), 'y'], (retryIndex) => retryIndex === 0);
+    await expect(withRetries(declined.hooks, 5)).rejects.toBe('y');
+    expect(declined.log).toEqual(['attempt 1', 'before retry 0 (TypeError: x)', 'attempt 2', 'before retry 1 (y)']);
+    const none = scripted(['z']);
+    await expect(withRetries(none.hooks, 0)).rejects.toBe('z');
+    expect(none.log).toEqual(['attempt 1']);
   });
 });

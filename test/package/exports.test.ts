@@ -37,7 +37,7 @@ function loadGraph(file: string, seen = new Set<string>()): string {
 }
 
 describe('published entry points', () => {
-  it('can be required from CommonJS, p-retry included', () => {
+  it('can be required from CommonJS', () => {
     const out = run(
       `const sdk = require('mobile-partner-sdk');
        const client = new sdk.PartnerClient({ baseUrl: 'http://127.0.0.1:9', key: 'k', secret: 's' });

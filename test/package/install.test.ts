@@ -7,14 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, root } from './built.js';
 
 /**
- * The packed tarball's limit, bytes (gzip, as `npm pack` reports it), without the guides: set when
- * the package was 333 kB with the web build, tracing, the fleet entry, the sandbox's option grammar
- * and site guard, and exact answer types. The guides (docs/*.md) ship too, so that the README's links work in
- * node_modules and on the npm page; their share is measured apart and reported beside it.
+ * The packed tarball's limit, bytes (gzip, as `npm pack` reports it), without the guides: set at
+ * 292,070 bytes plus 2.4 % (the goal of issue 36 is 300 kB) (JavaScript without comments, one set of declarations, no p-retry). It
+ * only goes down: raising it needs a line in the CHANGELOG saying why. The guides (docs/*.md) ship
+ * too, so that the README's links work in node_modules and on the npm page; their share is
+ * measured apart and reported beside it.
  */
-const MAX_PACKED_BYTES = 340_000;
+const MAX_PACKED_BYTES = 299_000;
 /** What a client-only install may bring: the package's dependencies and theirs. */
-const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod', 'p-retry', 'is-network-error'];
+const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod'];
 
 /** A partner's file using every entry point, compiled once as ESM (.mts) and once as CommonJS (.cts). */
 const CONSUMER_SOURCE = `
@@ -116,7 +117,7 @@ describe('the packed package, installed client-only', () => {
     expect(packed.files.map((f) => f.path).filter((p) => p.endsWith('.map') || p.startsWith('src/') || p.startsWith('test/'))).toEqual([]);
   });
 
-  it('pulls in only the HTTP client, the schema library and the retry library', () => {
+  it('pulls in only the HTTP client and the schema library', () => {
     const tree = JSON.parse(npm(['ls', '--omit=dev', '--all', '--json'], app)) as { dependencies?: Record<string, unknown> };
     const names = new Set<string>();
     const absent = new Set<string>();
@@ -136,7 +137,7 @@ describe('the packed package, installed client-only', () => {
       dependencies: Record<string, string>;
       scripts?: Record<string, string>;
     };
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['p-retry', 'undici', 'zod']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['undici', 'zod']);
     // Nothing of the package runs on install.
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[hook]).toBeUndefined();
   });

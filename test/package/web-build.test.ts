@@ -51,6 +51,8 @@ describe('the main entry under the web export conditions', () => {
       expect(inputs.filter((file) => /(^|\/)node_modules\/undici\/|(^|\/)dist\/index\.js$/.test(file))).toEqual([]);
       // Code only: doc comments kept in the bundle may show an example's imports.
       expect(code.replace(/\/\*[\s\S]*?\*\//g, '')).not.toMatch(/\bfrom\s*["'](node:)?(crypto|http|fs|stream|net)["']/);
+      // No OpenTelemetry instruments: the API cannot be loaded there (docs/observability.md).
+      expect(code).not.toContain('partner.client.call.duration');
     },
   );
 

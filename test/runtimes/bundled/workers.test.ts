@@ -19,11 +19,12 @@ const run = promisify(execFile);
 const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
 const COMPATIBILITY_DATE = '2025-09-01';
 /**
- * The gzip size this smoke Worker may reach: the client, the webhook receiver and the smoke run
- * itself (103 KiB). A Worker with the client alone stays within 100 KiB (92 KiB): bench figure 9a
- * holds that goal.
+ * The gzip size this smoke Worker may reach: every export of the client and webhook entries and
+ * the smoke run itself, set at 96,789 bytes plus 3 %. It only goes down: raising it needs a line
+ * in the CHANGELOG saying why. A Worker with the client alone, and one with the webhook fetch
+ * handler beside it, have budgets of their own (test/package/worker-size.test.ts).
  */
-const MAX_WORKER_GZIP_BYTES = 110 * 1024;
+const MAX_WORKER_GZIP_BYTES = 99_600;
 
 const partner = usePartnerApp();
 
