@@ -193,6 +193,11 @@ export interface EventClaim {
  * store's error when the store fails or answers outside its contract: answer non-2xx then.
  */
 export interface Deduplicator {
+  /**
+   * Claims `event` for this delivery: an {@link EventClaim} to `complete()` once handled or
+   * `release()` on failure; undefined when the event was handled already (answer 2xx). Rejects
+   * with {@link EventInProgressError} while another delivery holds it.
+   */
   claim(event: WebhookEvent): Promise<EventClaim | undefined>;
 }
 

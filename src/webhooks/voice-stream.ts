@@ -72,7 +72,7 @@ export class VoiceStreamReceiver {
   #closed = false;
 
   /**
-   * @throws {@link ConfigurationError} for an unknown option, naming it and the nearest known one,
+   * @throws `ConfigurationError` (exported by `mobile-partner-sdk`) for an unknown option, naming it and the nearest known one,
    * or when `maxPayloadBytes` or `maxQueuedFrames` is not a positive integer.
    */
   constructor(options: VoiceStreamOptions = {}) {
