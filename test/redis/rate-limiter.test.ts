@@ -402,6 +402,22 @@ describe('RedisRateLimiter when Redis answers after the limiter gave up', () => 
     await redis.client().set('caught-up', '1');
   }
 
+  /**
+   * A call of the process whose limiter waits 100 ms for Redis, outside the part under test: on a
+   * loaded machine Redis can take longer even when nothing holds it back, and fail-closed then
+   * sends nothing (its late admission is given back, as this suite proves), so the call is made again.
+   */
+  async function unhurried(client: PartnerClient): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await listSims(client);
+        return;
+      } catch (error) {
+        if (!(error instanceof ConnectionError) || error.requestNotSent !== true || attempt === 5) throw error;
+      }
+    }
+  }
+
   it('gives back the slots of an admission it stopped waiting for: a second process gets all 16 calls', async () => {
     const target = await sandbox(LONG_WINDOW_MS);
     const namespace = `late-${namespaces++}`;
@@ -409,7 +425,7 @@ describe('RedisRateLimiter when Redis answers after the limiter gave up', () => 
     const limits = { namespace, account: { limit: 22, windowMs: LONG_WINDOW_MS }, onStoreError: 'fail-closed' as const };
     const first = member(target, { ...limits, commandTimeoutMs: 100 }, { maxRetries: 0 });
     const second = member(target, limits, { maxRetries: 0 });
-    await listSims(first);
+    await unhurried(first);
     await listSims(second);
     // The slots the warm-up took ahead are back: a call of the sixteen below cannot hold one.
     await flightEmptied(namespace);
@@ -423,7 +439,7 @@ describe('RedisRateLimiter when Redis answers after the limiter gave up', () => 
     await caughtUp();
     // The first process stays busy: its next calls go through Redis (two at once: a lone call would
     // take slots ahead, whose return a loaded machine could delay past the second process's ask).
-    await Promise.all([listSims(first), listSims(first)]);
+    await Promise.all([unhurried(first), unhurried(first)]);
     // The 16 slots admitted late were never used: the second process has them all.
     const outcomes = await Promise.allSettled(Array.from({ length: 16 }, () => listSims(second)));
     expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
