@@ -14,14 +14,15 @@
  * test/package/worker-size.test.ts holds the same four sizes to their budgets in CI.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { DIST_DIR, ROOT } from '../lib/client.js';
+import { ROOT } from '../lib/client.js';
+import { partnerApp } from '../lib/worker-app.js';
+import { minifiedWorkerGzip } from '../../test/helpers/worker-bundle.js';
 import type { FigureConfig } from '../lib/figure.js';
 import { type Row, skippedRow } from '../lib/report.js';
 
@@ -48,21 +49,6 @@ export const parse = (value) => [record.safeParse(value), strict.safeParse(value
 
 function kib(bytes: number): number {
   return Math.round((bytes / 1024) * 10) / 10;
-}
-
-/** A partner's app whose node_modules/mobile-partner-sdk is the build under test. */
-function partnerApp(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mps-bench-worker-'));
-  const pkg = path.join(dir, 'node_modules', 'mobile-partner-sdk');
-  mkdirSync(pkg, { recursive: true });
-  // The package.json of the build under test (a build from elsewhere keeps its own exports).
-  const manifest = path.join(DIST_DIR, '..', 'package.json');
-  writeFileSync(path.join(pkg, 'package.json'), readFileSync(existsSync(manifest) ? manifest : path.join(ROOT, 'package.json')));
-  symlinkSync(DIST_DIR, path.join(pkg, 'dist'), 'dir');
-  // zod, as an installed app would have it beside the package.
-  const beside = path.join(DIST_DIR, '..', 'node_modules');
-  symlinkSync(existsSync(beside) ? beside : path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
-  return dir;
 }
 
 async function wranglerGzip(dir: string, name: string, source: string): Promise<{ gzip: number; zodShare: number }> {
@@ -101,22 +87,6 @@ async function wranglerGzip(dir: string, name: string, source: string): Promise<
   return { gzip: gzipSync(readFileSync(path.join(outdir, `${name}.js`))).byteLength, zodShare: total > 0 ? zod / total : 0 };
 }
 
-/** esbuild minifying `source`, the package resolved by its workerd condition. */
-async function minifiedGzip(dir: string, source: string): Promise<number> {
-  const result = await build({
-    stdin: { contents: source, resolveDir: dir, loader: 'js' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['workerd', 'worker', 'browser'],
-    write: false,
-    logLevel: 'silent',
-  });
-  return gzipSync(result.outputFiles[0]?.contents ?? new Uint8Array()).byteLength;
-}
-
 async function probeGzip(from: string): Promise<number> {
   const result = await build({
     stdin: { contents: PROBE(from), resolveDir: ROOT, loader: 'js' },
@@ -130,7 +100,7 @@ async function probeGzip(from: string): Promise<number> {
 }
 
 export async function measure(_config: FigureConfig): Promise<Row[]> {
-  const dir = partnerApp();
+  const dir = partnerApp('mps-bench-worker-');
   const rows: Row[] = [];
   const info = { baseline: null, baselineLabel: '', ratio: null, goal: '', met: null };
   try {
@@ -171,7 +141,7 @@ export async function measure(_config: FigureConfig): Promise<Row[]> {
       );
     }
     try {
-      const client = await minifiedGzip(dir, ENTRIES.client);
+      const client = await minifiedWorkerGzip({ stdin: { contents: ENTRIES.client, resolveDir: dir, loader: 'js' } });
       rows.push({
         id: 'workers-bundle.client-minified',
         figure: '9e. Worker bundle: PartnerClient only, minified (gzip)',
@@ -184,7 +154,7 @@ export async function measure(_config: FigureConfig): Promise<Row[]> {
       rows.push({
         id: 'workers-bundle.webhooks-minified',
         figure: '9e. Worker bundle: client + createFetchHandler, minified (gzip)',
-        value: kib(await minifiedGzip(dir, ENTRIES.webhooks)),
+        value: kib(await minifiedWorkerGzip({ stdin: { contents: ENTRIES.webhooks, resolveDir: dir, loader: 'js' } })),
         unit: 'KiB',
         ...info,
       });

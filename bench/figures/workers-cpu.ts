@@ -14,15 +14,15 @@
  * The notes give the client with `validateResponses: 'off'` too: the difference is what checking
  * the answer costs there.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
-import { DIST_DIR, ROOT } from '../lib/client.js';
+import { partnerApp } from '../lib/worker-app.js';
+import { WORKERD_RESOLUTION } from '../../test/helpers/worker-bundle.js';
 import type { FigureConfig } from '../lib/figure.js';
 import { type Row, skippedRow } from '../lib/report.js';
 import { BENCH_KEY, BENCH_SECRET, BENCH_TOKEN, simPageBody, tokenBody } from '../lib/sims.js';
@@ -126,27 +126,9 @@ function startServer(): Promise<{ url: string; close(): Promise<void> }> {
 
 /** The Worker's script: the build under test resolved by its workerd condition, as wrangler would. */
 async function bundleWorker(dir: string): Promise<string> {
-  const pkg = path.join(dir, 'node_modules', 'mobile-partner-sdk');
-  mkdirSync(pkg, { recursive: true });
-  // The package.json of the build under test (a build from elsewhere keeps its own exports).
-  const manifest = path.join(DIST_DIR, '..', 'package.json');
-  writeFileSync(path.join(pkg, 'package.json'), readFileSync(existsSync(manifest) ? manifest : path.join(ROOT, 'package.json')));
-  symlinkSync(DIST_DIR, path.join(pkg, 'dist'), 'dir');
-  // Its dependencies, as an installed app would have them beside the package.
-  const beside = path.join(DIST_DIR, '..', 'node_modules');
-  symlinkSync(existsSync(beside) ? beside : path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
   writeFileSync(path.join(dir, 'worker.mjs'), WORKER);
   const script = path.join(dir, 'out', 'worker.js');
-  await build({
-    entryPoints: [path.join(dir, 'worker.mjs')],
-    outfile: script,
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['workerd', 'worker', 'browser'],
-    logLevel: 'silent',
-  });
+  await build({ ...WORKERD_RESOLUTION, entryPoints: [path.join(dir, 'worker.mjs')], outfile: script });
   return script;
 }
 
@@ -186,7 +168,7 @@ export async function measure(config: FigureConfig): Promise<Row[]> {
   if (!existsSync('/proc/self/task')) {
     return (['page', 'one'] as Shape[]).map((shape) => skippedRow(`workers-cpu.${shape}`, titles[shape], '—', 'needs /proc (Linux)'));
   }
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mps-bench-workerd-'));
+  const dir = partnerApp('mps-bench-workerd-');
   const server = await startServer();
   let worker: Miniflare | undefined;
   try {

@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, root } from './built.js';
+import { minifiedWorkerGzip } from '../helpers/worker-bundle.js';
 
 const run = promisify(execFile);
 const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
@@ -52,22 +52,6 @@ afterAll(() => {
   if (app) rmSync(app, { recursive: true, force: true });
 });
 
-/** esbuild, minifying, the package resolved as workerd resolves it. */
-async function minifiedGzip(name: string): Promise<number> {
-  const result = await build({
-    entryPoints: [join(app, `${name}.mjs`)],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['workerd', 'worker', 'browser'],
-    write: false,
-    logLevel: 'silent',
-  });
-  return gzipSync(result.outputFiles[0]?.contents ?? new Uint8Array()).byteLength;
-}
-
 /** `wrangler deploy --dry-run`: the script wrangler would upload, as it bundles by default. */
 async function wranglerGzip(name: string): Promise<number> {
   const outdir = join(app, `out-${name}`);
@@ -85,7 +69,7 @@ async function wranglerGzip(name: string): Promise<number> {
 
 describe.each(Object.keys(WORKERS) as (keyof typeof BUDGETS)[])('a Worker importing %s', (name) => {
   it('stays within its budget minified by esbuild', async () => {
-    const size = await minifiedGzip(name);
+    const size = await minifiedWorkerGzip({ entryPoints: [join(app, `${name}.mjs`)] });
     console.info(`${name} Worker, esbuild --minify: ${size} bytes gzip (budget ${BUDGETS[name].minified})`);
     expect(size).toBeLessThanOrEqual(BUDGETS[name].minified);
   });
