@@ -23,6 +23,7 @@ export { ApiPromise } from './core/api-promise.js';
 export type { ClientOptions, CloseOptions, Logger, LogLevel, RateLimitOptions, WindowLimit } from './core/options.js';
 export type { RateLimiter, Admission, LimiterContext } from './core/rate-limit.js';
 export type { DiagnosticsRequest, RequestEndMessage, RequestErrorMessage, RequestStartMessage } from './core/diagnostics.js';
+export type { CallEndReason } from './core/call-end.js';
 export { REQUEST_END_CHANNEL, REQUEST_ERROR_CHANNEL, REQUEST_START_CHANNEL } from './core/diagnostics.js';
 export type { RequestOptions, ResponseInfo, RateLimitInfo, PageMeta, HttpMethod, Query } from './core/request.js';
 export type { Middleware, MiddlewareContext, MiddlewareNext, MiddlewareRequest } from './core/middleware.js';

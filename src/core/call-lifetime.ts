@@ -1,5 +1,6 @@
+import { endError } from './call-end.js';
 import { DEADLINE_SLACK_MS } from './defaults.js';
-import { ClientClosedError, PartnerError, TimeoutError } from './errors.js';
+import { type ClientClosedError, PartnerError, TimeoutError } from './errors.js';
 import type { Scrubber } from './redact.js';
 import { allowSharedSignal } from './runtime.js';
 import { MAX_TIMER_MS, type Sleepers, monotonicNow } from './sleep.js';
@@ -11,12 +12,12 @@ function onAttemptTimeout(lifetime: CallLifetime): void {
 }
 
 /**
- * A call's time and cancellation, and so the one answer to "why did this call end": the caller's
- * signal (the call rejects with its reason), the attempt timer (`timeoutMs`, TimeoutError), the
- * call's deadline (`timeoutMs × attempts + slack`, TimeoutError), the client's cut (`destroy()`,
- * or `close()` past its timeout: ClientClosedError), and the limiter's admission, whose wait is
- * bounded by the same deadline and ended by the same signal and cut. Every wait of the call
- * (token, limiter, backoff, Retry-After, an original still in flight) goes through it.
+ * A call's time and cancellation: the caller's signal (the call rejects with its reason), the
+ * attempt timer (`timeoutMs`, TimeoutError), the call's deadline (`timeoutMs × attempts + slack`),
+ * the client's cut (`destroy()`, or `close()` past its timeout), and the limiter's admission, whose
+ * wait is bounded by the same deadline and ended by the same signal and cut. Every wait of the call
+ * (token, limiter, backoff, Retry-After, an original still in flight) goes through it. The endings
+ * it decides are named, and their errors built, in call-end.ts.
  */
 export class CallLifetime implements Admission {
   /** `METHOD /template`, named by the errors built here. */
@@ -107,12 +108,14 @@ export class CallLifetime implements Admission {
    */
   cut(why: string, nothingSent: boolean): void {
     if (this.#closed) return;
-    const inFlight = this.#attempt !== undefined;
-    this.#closed = new ClientClosedError(`${this.#route}: ${why} ${inFlight ? 'while its request was in flight' : 'before the call finished'}`, {
-      requestNotSent: nothingSent,
-    });
+    this.#closed = endError({ reason: 'client_cut', route: this.#route, why, inFlight: this.#attempt !== undefined, nothingSent });
     this.#attempt?.abort();
     this.#cutController?.abort(this.#closed);
+  }
+
+  /** The client cut this call. */
+  get isCut(): boolean {
+    return this.#closed !== undefined;
   }
 
   /** Throws the cut's error once the client cut the call: no token, no slot, no send after it. */
@@ -157,8 +160,7 @@ export class CallLifetime implements Admission {
   checkAttempt(now: number): void {
     this.throwIfCut();
     const timeoutMs = Math.min(this.timeoutMs, this.#deadlineAt - now);
-    // Thrown before sending: this attempt provably never left.
-    if (timeoutMs <= 0) throw new TimeoutError(`${this.#route} ran past its deadline`, this.timeoutMs, { requestNotSent: true });
+    if (timeoutMs <= 0) throw endError({ reason: 'deadline', route: this.#route, timeoutMs: this.timeoutMs });
     this.#attemptTimeoutMs = timeoutMs;
   }
 
@@ -201,10 +203,7 @@ export class CallLifetime implements Admission {
 
   /** The deadline came while an earlier attempt with the call's Idempotency-Key was still being processed. */
   originalStillInFlight(): TimeoutError {
-    return new TimeoutError(
-      `${this.#route}: an earlier attempt with this Idempotency-Key was still in progress on the server when the call's deadline came`,
-      this.timeoutMs,
-    );
+    return endError({ reason: 'original_in_flight', route: this.#route, timeoutMs: this.timeoutMs });
   }
 
   /**
@@ -232,9 +231,6 @@ export class CallLifetime implements Admission {
 
   /** Admission: the error of a limiter wait that would outlast the deadline; nothing was sent. */
   expired(waitMs: number | undefined): TimeoutError {
-    const wait = waitMs === undefined ? '' : ` (${Math.ceil(waitMs)} ms)`;
-    return new TimeoutError(`${this.#route}: the rate-limit wait${wait} would end past the call's deadline`, this.timeoutMs, {
-      requestNotSent: true,
-    });
+    return endError({ reason: 'rate_limit_wait_past_deadline', route: this.#route, timeoutMs: this.timeoutMs, waitMs });
   }
 }

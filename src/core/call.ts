@@ -1,4 +1,5 @@
 import { TOKEN_PATH, type TokenManager } from './auth.js';
+import { type CallEndReason, endOf } from './call-end.js';
 import { CallLifetime } from './call-lifetime.js';
 import { unwrap } from './envelope.js';
 import { checkRequestOptions } from './config.js';
@@ -75,10 +76,10 @@ function isUnsent(error: unknown): boolean {
  * One call from first attempt to result: the attempt loop. Its life reads top to bottom: input
  * checks (constructor) → per attempt: token → limiter → wire → envelope, with one
  * re-authentication on 401 inside the attempt (`attempt`) → the retry decision and its wait
- * (`beforeRetry`), driven by `withRetries` (`run`). Why a call ends (its signal, timeouts,
- * deadline, the client's cut) is the call's `CallLifetime`; what may be retried and what a
- * failed write's error says, its `WritePolicy`. Every step reports to the transport's observer,
- * when there is one.
+ * (`beforeRetry`), driven by `withRetries` (`run`). Its time (signal, timeouts, deadline, the
+ * client's cut) is the call's `CallLifetime`; what may be retried and what a failed write's error
+ * says, its `WritePolicy`; why it ended, one name of call-end.ts (`#endReason`), which the
+ * observer receives. Every step reports to the transport's observer, when there is one.
  */
 export class Call<T> {
   readonly #context: TransportContext;
@@ -99,6 +100,8 @@ export class Call<T> {
   readonly #middleware: readonly Middleware[] | undefined;
   /** An error a middleware threw of its own: the call ends with it, unretried. */
   #middlewareFailure: unknown;
+  /** Why `beforeRetry` gave up, when it did: the call ends on that decision. */
+  #gaveUp: CallEndReason | undefined;
 
   constructor(context: TransportContext, spec: RequestSpec<T>, retrySafe?: boolean) {
     const options = spec.options;
@@ -164,6 +167,7 @@ export class Call<T> {
 
   #observed(observation: CallObservation, error: unknown, result: ApiResult<T> | undefined): void {
     observation.end({
+      reason: result ? 'answered' : this.#endReason(error),
       error,
       status: result ? result.response.status : this.#lastStatus,
       attempts: this.#sends,
@@ -281,13 +285,38 @@ export class Call<T> {
     }
   }
 
+  /** Why a failure ends the call whatever retries are left; undefined when it may be tried again. */
+  #final(error: unknown): CallEndReason | undefined {
+    if (this.#lifetime.aborted) return 'aborted';
+    if (this.#tokenFailed) return 'token_failed';
+    if (error === this.#middlewareFailure) return 'middleware_error';
+    if (!this.#writes.mayRetry(error)) return endOf(error) ?? 'not_retryable';
+    return undefined;
+  }
+
+  /** Why the call rejected with `error`: the one answer, read by the observer. */
+  #endReason(error: unknown): CallEndReason {
+    if (this.#lifetime.aborted) return 'aborted';
+    if (this.#lifetime.isCut) return 'client_cut';
+    // Else the last attempt's failure ended it: no retry was allowed, or none was left.
+    return this.#gaveUp ?? this.#final(error) ?? endOf(error) ?? 'retries_exhausted';
+  }
+
+  /** Gives up on a retry: the call ends with the attempt's error, for `reason`. */
+  #giveUp(reason: CallEndReason): false {
+    this.#gaveUp = reason;
+    return false;
+  }
+
   async beforeRetry(error: unknown, retryIndex: number): Promise<boolean> {
     const lifetime = this.#lifetime;
     lifetime.throwIfCut();
-    if (lifetime.aborted || this.#tokenFailed || error === this.#middlewareFailure || !this.#writes.mayRetry(error)) return false;
+    const final = this.#final(error);
+    if (final !== undefined) return this.#giveUp(final);
     // undefined: the server asked for more than maxServerWaitMs; the call fails with its answer.
     const delayMs = retryDelayMs(error, retryIndex, this.#context.maxServerWaitMs);
-    if (delayMs === undefined || !lifetime.endsInTime(delayMs)) return false;
+    if (delayMs === undefined) return this.#giveUp('server_wait_too_long');
+    if (!lifetime.endsInTime(delayMs)) return this.#giveUp(endOf(error) ?? 'retry_past_deadline');
     const logger = this.#context.logger;
     if (logger.enabled('warn')) {
       logger.log('warn', `retrying ${this.#spec.route} in ${Math.round(delayMs)} ms`, {

@@ -12,6 +12,7 @@
  * Channels are looked up through `process.getBuiltinModule`, never imported: where the runtime has
  * none, nothing is published and nothing is loaded. Nothing is built unless a channel has a subscriber.
  */
+import type { CallEndReason } from './call-end.js';
 import type { CallEnd, CallObservation, CallStart, Instrument } from './observer.js';
 import { nodeBuiltin } from './runtime.js';
 import { monotonicNow } from './sleep.js';
@@ -38,6 +39,8 @@ export interface RequestEndMessage {
   readonly attempts: number;
   /** The server replayed an earlier answer (`Idempotency-Replayed: true`). */
   readonly replayed: boolean;
+  /** Why the call ended: always `answered` here (see {@link CallEndReason}). */
+  readonly end: 'answered';
   /** From start to end, waits included. */
   readonly durationMs: number;
 }
@@ -52,6 +55,8 @@ export interface RequestErrorMessage {
   readonly status: number | undefined;
   /** Requests sent for the call; 0 when none left (refused input, closed client, limiter wait cut). */
   readonly attempts: number;
+  /** Why the call ended, by name (`retries_exhausted`, `client_cut` …), as tracing's `partner.call.end`. */
+  readonly end: CallEndReason;
   /** From start to end, waits included. */
   readonly durationMs: number;
 }
@@ -114,10 +119,11 @@ class ChannelObservation implements CallObservation {
     if (outcome.error === undefined && outcome.status !== undefined) {
       const channel = this.#observer.endChannel;
       if (channel.hasSubscribers)
-        channel.publish({ request, status: outcome.status, attempts: outcome.attempts, replayed: outcome.replayed, durationMs });
+        channel.publish({ request, status: outcome.status, attempts: outcome.attempts, replayed: outcome.replayed, end: 'answered', durationMs });
     } else {
       const channel = this.#observer.errorChannel;
-      if (channel.hasSubscribers) channel.publish({ request, error: outcome.error, status: outcome.status, attempts: outcome.attempts, durationMs });
+      if (channel.hasSubscribers)
+        channel.publish({ request, error: outcome.error, status: outcome.status, attempts: outcome.attempts, end: outcome.reason, durationMs });
     }
   }
 }

@@ -1,3 +1,4 @@
+import type { CallEndReason } from './call-end.js';
 import type { LevelLogger } from './logger.js';
 import type { HttpMethod } from './types.js';
 import { settle } from './thenable.js';
@@ -111,6 +112,8 @@ export interface CallObservation {
 
 /** How a call ended. */
 export interface CallEnd {
+  /** Why it ended, by name (call-end.ts): `answered` on success. */
+  readonly reason: CallEndReason;
   readonly error: unknown;
   readonly status: number | undefined;
   readonly attempts: number;

@@ -1,5 +1,6 @@
 import { hasPlaceholder, templateMatcher, type TemplateMatcher } from '../shared/route-template.js';
-import { ClientClosedError } from './errors.js';
+import { endError } from './call-end.js';
+import type { ClientClosedError } from './errors.js';
 import type { Logger, RateLimitInfo, RateLimitOptions, WindowLimit } from './types.js';
 import { DEFAULT_MAX_SERVER_WAIT_MS } from './retry.js';
 import { monotonicNow } from './sleep.js';
@@ -226,8 +227,8 @@ export class LocalRateLimiter implements RateLimiter {
     this.#pausableGate(route).pauseUntil(monotonicNow() + ms);
   }
 
-  close(): void {
-    const reason = new ClientClosedError('the client was closed while the call waited for a rate-limit slot');
+  /** Refuses every waiting and later call with `reason`: the client's closing, unless the fleet limiter falling back on this one is closed. */
+  close(reason: ClientClosedError = endError({ reason: 'limiter_closed', limiter: 'client' })): void {
     this.#closed = reason;
     this.#account?.close(reason);
     for (const gate of this.#gates.values()) gate.close(reason);

@@ -17,6 +17,7 @@ export const ATTR = {
   urlTemplate: 'url.template',
   errorType: 'error.type',
   attempts: 'partner.attempts',
+  callEnd: 'partner.call.end',
   retryReasons: 'partner.retry.reasons',
   retryReason: 'partner.retry.reason',
   rateLimitWaitMs: 'partner.rate_limit.wait_ms',

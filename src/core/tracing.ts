@@ -194,7 +194,7 @@ class CallSpan implements CallObservation {
     if (this.#attempt !== undefined) settle(this.#attempt.end(), this.#failed);
     if (this.#wait !== undefined) settle(this.#wait.end(), this.#failed);
     if (this.#recording) {
-      const attributes: Attributes = { [ATTR.attempts]: outcome.attempts };
+      const attributes: Attributes = { [ATTR.attempts]: outcome.attempts, [ATTR.callEnd]: outcome.reason };
       if (outcome.status !== undefined) attributes[ATTR.status] = outcome.status;
       if (this.#retryReasons) attributes[ATTR.retryReasons] = this.#retryReasons;
       if (this.#rateLimitWaitMs !== undefined) attributes[ATTR.rateLimitWaitMs] = Math.round(this.#rateLimitWaitMs);

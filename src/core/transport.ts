@@ -3,6 +3,7 @@ import { TOKEN_PATH, TokenManager } from './auth.js';
 import { Call, type TransportContext } from './call.js';
 import { basePathOf, checkClientOptions, checkCloseOptions, parseBaseUrl } from './config.js';
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './defaults.js';
+import { endError } from './call-end.js';
 import { ClientClosedError, ConfigurationError } from './errors.js';
 import { USER_AGENT, lowerCaseHeaders } from './headers.js';
 import { diagnosticsObserver } from './diagnostics.js';
@@ -107,7 +108,7 @@ export class ClientTransport implements Transport {
   }
 
   #refused(route: string): ClientClosedError {
-    return new ClientClosedError(`${route}: the client is closed`);
+    return endError({ reason: 'client_closed', route });
   }
 
   /** Runs a call and keeps it in the set `close()` waits for and `destroy()` cuts, until it settles. */
@@ -176,7 +177,7 @@ export class ClientTransport implements Transport {
     const context = this.#context;
     this.#context = undefined;
     if (!context) return;
-    context.sleepers.close(new ClientClosedError('the client is closed'));
+    context.sleepers.close(endError({ reason: 'client_closed', route: undefined }));
     if (context.ownsLimiter) context.limiter?.close();
     await context.wire.close();
   }
@@ -208,7 +209,7 @@ export class ClientTransport implements Transport {
   }
 
   #build(): TransportContext {
-    if (this.#closing) throw new ClientClosedError('the client is closed');
+    if (this.#closing) throw endError({ reason: 'client_closed', route: undefined });
     const options = this.#options;
     const baseUrl = options.baseUrl ?? fromEnv('PARTNER_API_BASE_URL');
     if (!baseUrl) {

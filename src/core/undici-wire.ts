@@ -4,7 +4,8 @@
  * undici out entirely.
  */
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import { ClientClosedError, RedirectError, ResponseTooLargeError } from './errors.js';
+import { endError } from './call-end.js';
+import { RedirectError, ResponseTooLargeError } from './errors.js';
 import { parseDigits } from '../shared/http-grammar.js';
 import {
   type AttemptSignal,
@@ -153,7 +154,7 @@ export class UndiciWire implements Wire {
 
   send(request: WireRequest): Promise<WireResponse> {
     // A retry scheduled before close() must not open a fresh pool behind the caller's back.
-    if (this.#closed) return Promise.reject(new ClientClosedError('the client is closed'));
+    if (this.#closed) return Promise.reject(endError({ reason: 'client_closed', route: undefined }));
     const dispatcher = (this.#dispatcher ??= proxyConfigured()
       ? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 })
       : new Agent({ keepAliveTimeout: 10_000 }));

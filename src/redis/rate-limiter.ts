@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { checkLimiterOptions, type RedisRateLimiterOptions, type StoreErrorPolicy } from './options.js';
 import { DEFAULT_MAX_SERVER_WAIT_MS, STORE_MAX_POLL_MS, STORE_RETRY_AFTER_MS } from '../core/defaults.js';
-import { ClientClosedError, ConfigurationError, ConnectionError } from '../core/errors.js';
+import { endError } from '../core/call-end.js';
+import { type ClientClosedError, ConfigurationError } from '../core/errors.js';
 import type { Logger, RateLimitOptions, WindowLimit } from '../core/options.js';
 import { type LimiterContext, LocalRateLimiter, type RateLimiter, RouteLimits } from '../core/rate-limit.js';
 import type { RateLimitInfo } from '../core/request.js';
@@ -658,12 +659,7 @@ export class RedisRateLimiter implements RateLimiter {
     }
     if (this.#policy === 'fail-closed') {
       for (const waiter of queue?.waiters.splice(0) ?? []) {
-        waiter.drop(
-          new ConnectionError(`${route ?? 'rate limiter'}: the rate limiter's store (Redis) is unavailable (${reason}); the request was not sent`, {
-            cause: error,
-            requestNotSent: true,
-          }),
-        );
+        waiter.drop(endError({ reason: 'limiter_unavailable', route, why: reason, cause: error }));
       }
       return;
     }
@@ -723,7 +719,7 @@ export class RedisRateLimiter implements RateLimiter {
     }
     this.#queues.clear();
     this.#stopRenewing();
-    this.#local?.close();
+    this.#local?.close(reason);
   }
 }
 
@@ -737,7 +733,7 @@ function takePending(queue: RouteQueue): { settles: Settle[] } {
 }
 
 function closedError(): ClientClosedError {
-  return new ClientClosedError('the rate limiter was closed while the call waited for a slot');
+  return endError({ reason: 'limiter_closed', limiter: 'fleet' });
 }
 
 function gate(name: string, limit: WindowLimit | undefined): { keys: string[]; limit: WindowLimit | undefined } {

@@ -30,6 +30,7 @@ const checkedBy: Array<[header: string[], test: string]> = [
   [['Redis is…', 'the limiter', 'the dedupe store'], 'test/redis/fleet-docs.test.ts'],
   [['key', 'holds', 'TTL'], 'test/redis/fleet-docs.test.ts'],
   [['channel', 'when', 'message'], 'test/observability/observability-docs.test.ts'],
+  [['reason', 'the call ended because', 'it rejects with'], 'test/core/call-end.test.ts'],
   [['attribute', 'value'], 'test/observability/observability-docs.test.ts'],
   [['instrument', 'kind', 'unit', 'also by'], 'test/observability/observability-docs.test.ts'],
   [['Member', 'Type', 'Effect'], 'test/resources/webhook-update-docs.test.ts'],

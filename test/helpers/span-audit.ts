@@ -11,6 +11,7 @@ import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, expect } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { CALL_ENDS } from '../../src/core/call-end.js';
 import { useTelemetry } from './otel.js';
 
 const METHOD = '(?:GET|POST|PUT|PATCH|DELETE)';
@@ -31,6 +32,7 @@ const ATTRIBUTES: Record<string, Grammar> = {
   'url.template': new RegExp(`^${TEMPLATE}$`),
   'error.type': ERROR_TYPE,
   'partner.attempts': 'number',
+  'partner.call.end': new RegExp(`^(?:${Object.keys(CALL_ENDS).join('|')})$`),
   'partner.retry.reasons': { each: ERROR_TYPE },
   'partner.rate_limit.wait_ms': 'number',
   'partner.idempotency_key.present': 'boolean',

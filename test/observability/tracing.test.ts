@@ -63,6 +63,7 @@ describe('a span per call', () => {
       'http.response.status_code': 200,
       'partner.idempotency_key.present': false,
       'partner.attempts': 2,
+      'partner.call.end': 'answered',
       'partner.retry.reasons': ['503'],
       'partner.response.validation': 'passed',
     });
@@ -142,6 +143,7 @@ describe('a span per call', () => {
       'error.type': '404',
       'partner.error.code': (failure as NotFoundError).code,
       'partner.attempts': 1,
+      'partner.call.end': 'not_retryable',
     });
     expect(call.attributes).not.toHaveProperty('partner.response.validation');
   });

@@ -94,6 +94,7 @@ const NOT_ANSWERS = new Set([
   'RequestEndMessage',
   'RequestErrorMessage',
   'RequestStartMessage',
+  'CallEndReason',
   'RequestOptions',
   'HttpMethod',
   'Query',

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ClientOptions, RateLimiter, RequestEndMessage, RequestErrorMessage, RequestStartMessage } from '../../src/index.js';
+import type { CallEndReason, ClientOptions, RateLimiter, RequestEndMessage, RequestErrorMessage, RequestStartMessage } from '../../src/index.js';
 import type { REQUEST_END_CHANNEL, REQUEST_START_CHANNEL } from '../../src/index.js';
 
 describe('diagnostics channel messages', () => {
@@ -15,6 +15,14 @@ describe('diagnostics channel messages', () => {
     expectTypeOf<RequestEndMessage['status']>().toEqualTypeOf<number>();
     expectTypeOf<RequestErrorMessage['status']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<RequestErrorMessage['error']>().toEqualTypeOf<unknown>();
+  });
+
+  it('name why the call ended: `answered` on the end channel, any ending on the error channel', () => {
+    expectTypeOf<RequestEndMessage['end']>().toEqualTypeOf<'answered'>();
+    expectTypeOf<RequestErrorMessage['end']>().toEqualTypeOf<CallEndReason>();
+    expectTypeOf<'client_cut'>().toExtend<CallEndReason>();
+    // @ts-expect-error an ending the client does not name
+    expectTypeOf<'timed_out'>().toExtend<CallEndReason>();
   });
 });
 
