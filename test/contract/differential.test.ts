@@ -18,7 +18,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigurationError, PartnerClient, RequestValidationError } from '../../src/index.js';
+import { ApiError, ConfigurationError, PartnerClient, RequestValidationError } from '../../src/index.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/index.js';
 import { CATALOGUE, type Entry, type Field, type Input, type Live } from './catalogue.js';
 import { DOCUMENTED, type Disagreement } from './documented.js';
@@ -108,9 +108,19 @@ let receiver: Server;
 let token: string;
 let live: Live;
 let clientRequests = 0;
-const countRequest = (): void => {
+/** The path and body of the last request undici sent, as it sent them. */
+let lastSent: { path: string; body: unknown } | undefined;
+const countRequest = (message: unknown): void => {
   clientRequests += 1;
+  const { request } = message as { request: { path: string; body: unknown } };
+  lastSent = { path: request.path, body: request.body };
 };
+
+/** Whether undici's body of a request is the text `body` (absent and empty alike). */
+function sameBody(sent: unknown, body: string | undefined): boolean {
+  const text = typeof sent === 'string' ? sent : Buffer.isBuffer(sent) ? sent.toString('utf8') : sent === null || sent === undefined ? '' : undefined;
+  return text === (body ?? '');
+}
 
 async function rawSend(method: Dispatcher.HttpMethod, path: string, body: string | undefined): Promise<{ status: number; code: string | undefined }> {
   const response = await raw.request({
@@ -190,6 +200,7 @@ describe('the client and the sandbox judge every input alike', () => {
     const cpuBefore = process.cpuUsage();
     let fields = 0;
     let tried = 0;
+    let reused = 0;
     for (const [entryIndex, entry] of CATALOGUE.entries()) {
       const [method] = entry.key.split(' ') as [Dispatcher.HttpMethod];
       const base = entry.base(live);
@@ -215,12 +226,17 @@ describe('the client and the sandbox judge every input alike', () => {
           const before = clientRequests;
           let clientVerdict: Disagreement['client'] = 'sent';
           let refusal = '';
+          // The sandbox's answer to the client's own request, when it tells the status and code.
+          let clientAnswer: { status: number; code: string | undefined } | undefined;
           try {
             await entry.call(client, input, live);
+            clientAnswer = { status: 200, code: undefined };
           } catch (error) {
             if (error instanceof RequestValidationError || error instanceof ConfigurationError) {
               clientVerdict = 'refused';
               refusal = error.message;
+            } else if (error instanceof ApiError) {
+              clientAnswer = { status: error.status, code: error.code };
             }
           }
           const sentCount = clientRequests - before;
@@ -231,7 +247,10 @@ describe('the client and the sandbox judge every input alike', () => {
           let sandboxVerdict: Disagreement['sandbox'] = 'unsendable';
           let answer = '-';
           if (wire) {
-            const result = await rawSend(method, wire.path, wire.body);
+            // The client sent the very request the spec's wire carries: the sandbox answered it already.
+            const sentAsWire = sentCount === 1 && lastSent !== undefined && lastSent.path === wire.path && sameBody(lastSent.body, wire.body);
+            const result = sentAsWire && clientAnswer ? clientAnswer : await rawSend(method, wire.path, wire.body);
+            if (sentAsWire && clientAnswer) reused += 1;
             answer = `${result.status} ${result.code ?? ''}`.trim();
             if (result.status >= 500 && result.status !== 501 && result.status !== 502) {
               undocumented.push(`${entry.key} ${field.in} ${field.name || '(body)'} = ${show(value)}: the sandbox answered ${answer}`);
@@ -254,7 +273,7 @@ describe('the client and the sandbox judge every input alike', () => {
     }
     const cpu = process.cpuUsage(cpuBefore);
     console.log(
-      `contract: ${CATALOGUE.length} endpoints, ${fields} fields, ${tried} values, ${Math.round((cpu.user + cpu.system) / 1000)} ms of CPU; documented differences ${JSON.stringify(Object.fromEntries(documented))}; undocumented ${undocumented.length}`,
+      `contract: ${CATALOGUE.length} endpoints, ${fields} fields, ${tried} values (${reused} judged by the client's own request), ${Math.round((cpu.user + cpu.system) / 1000)} ms of CPU; documented differences ${JSON.stringify(Object.fromEntries(documented))}; undocumented ${undocumented.length}`,
     );
     if (undocumented.length > 0) console.log(`undocumented disagreements (seed ${SEED}):\n${undocumented.join('\n')}`);
     expect(undocumented).toEqual([]);
