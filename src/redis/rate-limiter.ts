@@ -66,16 +66,14 @@ export class RedisRateLimiter implements RateLimiter {
     this.#options = { account: options.account, endpoints: options.endpoints };
     this.#limits = new RouteLimits(this.#options);
     this.#timing = queueTiming(this.#limits.account.windowMs);
-    this.#runs = new RouteRuns(
-      {
-        redis: checked.redis,
-        namespace: checked.namespace ?? DEFAULT_NAMESPACE,
-        limits: this.#limits,
-        timeoutMs: checked.commandTimeoutMs,
-        aheadMs: this.#timing.aheadMs,
-      },
-      this.#maxPauseMs,
-    );
+    this.#runs = new RouteRuns({
+      redis: checked.redis,
+      namespace: checked.namespace ?? DEFAULT_NAMESPACE,
+      limits: this.#limits,
+      timeoutMs: checked.commandTimeoutMs,
+      aheadMs: this.#timing.aheadMs,
+      maxPauseMs: this.#maxPauseMs,
+    });
     this.#owner = {
       closed: () => this.#closed,
       useLocal: () => this.#useLocal(),
@@ -127,6 +125,7 @@ export class RedisRateLimiter implements RateLimiter {
     for (const slot of this.#held.get(route) ?? []) if (slot === 'redis') held += 1;
     return held;
   }
+
   #hold(route: string, slot: Held): void {
     const held = this.#held.get(route);
     if (held) held.push(slot);

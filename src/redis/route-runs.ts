@@ -49,6 +49,8 @@ export interface RouteRunsOptions {
   timeoutMs: number;
   /** By when slots taken ahead are back in Redis at the latest. */
   aheadMs: number;
+  /** The longest pause a server's answer may impose, until a client attaches with its own. */
+  maxPauseMs: number;
 }
 
 /**
@@ -74,13 +76,13 @@ export class RouteRuns {
   /** The longest pause a server's answer may impose (the client's `maxServerWaitMs`). */
   #maxPauseMs: number;
 
-  constructor(options: RouteRunsOptions, maxPauseMs: number) {
+  constructor(options: RouteRunsOptions) {
     this.#redis = options.redis;
     this.#namespace = options.namespace;
     this.#limits = options.limits;
     this.#timeoutMs = options.timeoutMs;
     this.#aheadMs = options.aheadMs;
-    this.#maxPauseMs = maxPauseMs;
+    this.#maxPauseMs = options.maxPauseMs;
   }
 
   /** A client attached with `accountId`: its account is checked against the others' at the next run. */
