@@ -157,7 +157,7 @@ export function decodePause(reply: unknown): void {
 }
 
 function done(reply: unknown, script: string): void {
-  if (reply !== 1) throw new StoreReplyError(`Redis answered ${script} with ${describe(reply)}, not 1`);
+  if (reply !== 1) throw new StoreReplyError(`Redis answered ${script} with ${describeReply(reply)}, not 1`);
 }
 
 /**
@@ -167,11 +167,12 @@ function done(reply: unknown, script: string): void {
  */
 export function wholeNumbers(reply: unknown, length: number, script: string, expected: string): number[] {
   const valid = Array.isArray(reply) && reply.length === length && reply.every((value) => Number.isSafeInteger(value) && (value as number) >= 0);
-  if (!valid) throw new StoreReplyError(`Redis answered ${script} with ${describe(reply)}, not ${expected}`);
+  if (!valid) throw new StoreReplyError(`Redis answered ${script} with ${describeReply(reply)}, not ${expected}`);
   return reply as number[];
 }
 
-function describe(reply: unknown): string {
+/** A reply as an error message shows it. */
+export function describeReply(reply: unknown): string {
   try {
     return JSON.stringify(reply) ?? String(reply);
   } catch {

@@ -17,6 +17,8 @@ export default {
     'src/redis/route-runs.ts',
     'src/redis/route-queue.ts',
     'src/redis/rate-limiter.ts',
+    // The dedupe store and its scripts.
+    'src/redis/dedupe-scripts.ts',
     'src/redis/dedupe-store.ts',
   ],
   vitest: { ...fast.vitest, configFile: 'test/mutation/vitest.redis.config.ts' },

@@ -9,6 +9,19 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marginMs } from '../../src/core/window-gate.js';
 import { StoreReplyError } from '../../src/redis/connection.js';
+import {
+  CLAIM_LAYOUTS,
+  claimScript,
+  decodeClaim,
+  decodeDone,
+  encodeClaim,
+  encodeMarkDone,
+  encodeRelease,
+  MARK_DONE_LAYOUTS,
+  markDoneScript,
+  RELEASE_LAYOUTS,
+  releaseScript,
+} from '../../src/redis/dedupe-scripts.js';
 import type { Layout } from '../../src/redis/script-layout.js';
 import {
   decodePause,
@@ -384,6 +397,71 @@ describe('the pause script', () => {
   });
 });
 
+/** A step of the dedupe store's scripts on one event's key. */
+type EventStep =
+  | { claim: string }
+  | { markDone: true }
+  | { release: string }
+  /** What `setIfAbsent` writes. */
+  | { set: '1' };
+
+let events = 0;
+
+async function eventStep(event: string, step: EventStep): Promise<string | undefined> {
+  if ('claim' in step) {
+    const call = encodeClaim({ event, claimToken: step.claim, leaseMs: 60_000 });
+    return decodeClaim(await claimScript.run(redis, call.keys, call.args));
+  }
+  if ('markDone' in step) {
+    const call = encodeMarkDone({ event, ttlMs: 60_000 });
+    decodeDone(await markDoneScript.run(redis, call.keys, call.args), 'mark-done');
+  } else if ('release' in step) {
+    const call = encodeRelease({ event, claimToken: step.release });
+    decodeDone(await releaseScript.run(redis, call.keys, call.args), 'release');
+  } else await redis.set(event, step.set, 'PX', 60_000);
+  return undefined;
+}
+
+describe("the dedupe store's scripts", () => {
+  it.each([
+    { name: 'a claim of a new event is claimed', given: [] as EventStep[], step: { claim: 'a' }, answer: 'claimed', held: 'p:a' },
+    {
+      name: 'a claim of an event claimed by another delivery is processing',
+      given: [{ claim: 'a' }],
+      step: { claim: 'b' },
+      answer: 'processing',
+      held: 'p:a',
+    },
+    { name: 'a claim of an event done is done', given: [{ claim: 'a' }, { markDone: true }], step: { claim: 'b' }, answer: 'done', held: 'done' },
+    { name: 'a claim of an event recorded by setIfAbsent is done', given: [{ set: '1' }], step: { claim: 'b' }, answer: 'done', held: '1' },
+    { name: 'a release with the claim held deletes it', given: [{ claim: 'a' }], step: { release: 'a' }, answer: undefined, held: null },
+    {
+      name: "a release with another delivery's token keeps the claim",
+      given: [{ claim: 'a' }],
+      step: { release: 'b' },
+      answer: undefined,
+      held: 'p:a',
+    },
+    {
+      name: 'a release after the event was done keeps the done record',
+      given: [{ claim: 'a' }, { markDone: true }],
+      step: { release: 'a' },
+      answer: undefined,
+      held: 'done',
+    },
+    { name: 'mark-done records an event never claimed', given: [], step: { markDone: true }, answer: undefined, held: 'done' },
+  ] satisfies Array<{ name: string; given: EventStep[]; step: EventStep; answer: string | undefined; held: string | null }>)(
+    '$name',
+    async ({ given, step, answer, held }) => {
+      const event = `scripts-dedupe:${events++}`;
+      for (const one of given) await eventStep(event, one);
+      expect(await eventStep(event, step)).toBe(answer);
+      expect(await redis.get(event)).toBe(held);
+      if (held !== null) expect(await redis.pttl(event)).toBeGreaterThan(59_000);
+    },
+  );
+});
+
 describe('malformed inputs and answers', () => {
   const one = new Case();
   it.each([
@@ -434,6 +512,16 @@ describe('malformed inputs and answers', () => {
       run: () => pauseScript.run(redis, [`${one.ns}:route:open:pause`], ['soon']),
       error: /ARGV: pauseMs is not a number \(soon\)/,
     },
+    {
+      name: 'a claim whose lease is not a number',
+      run: () => claimScript.run(redis, [`${one.ns}:event`], ['a', 'long']),
+      error: /ARGV: leaseMs is not a number \(long\)/,
+    },
+    {
+      name: 'a release without its event',
+      run: () => releaseScript.run(redis, [], ['a']),
+      error: /KEYS: event is missing/,
+    },
   ])('the script refuses $name, naming the place', async ({ run, error }) => {
     await expect(run()).rejects.toThrow(error);
   });
@@ -448,6 +536,9 @@ describe('malformed inputs and answers', () => {
     { name: 'renew: 0', decode: () => decodeRenew(0) },
     { name: 'renew: a status', decode: () => decodeRenew('OK') },
     { name: 'pause: a list', decode: () => decodePause([1]) },
+    { name: 'claim: another word', decode: () => decodeClaim('taken') },
+    { name: 'mark-done: a status', decode: () => decodeDone('OK', 'mark-done') },
+    { name: 'release: 0', decode: () => decodeDone(0, 'release') },
   ])('the decoder refuses an answer of another shape ($name) as a store failure', ({ name, decode }) => {
     expect(decode).toThrow(StoreReplyError);
     expect(decode).toThrow(new RegExp(`^Redis answered the ${name.split(':')[0] as string} script with `));
@@ -475,6 +566,9 @@ describe('the table beside each script', () => {
     { file: 'settle-script.ts', script: 'settleScript', layouts: SETTLE_LAYOUTS },
     { file: 'scripts.ts', script: 'renewScript', layouts: RENEW_LAYOUTS },
     { file: 'scripts.ts', script: 'pauseScript', layouts: PAUSE_LAYOUTS },
+    { file: 'dedupe-scripts.ts', script: 'claimScript', layouts: CLAIM_LAYOUTS },
+    { file: 'dedupe-scripts.ts', script: 'markDoneScript', layouts: MARK_DONE_LAYOUTS },
+    { file: 'dedupe-scripts.ts', script: 'releaseScript', layouts: RELEASE_LAYOUTS },
   ])('names, for $script, the places its encoder writes and its Lua reads', ({ file, script, layouts }) => {
     expect(tableOf(file, script)).toEqual(layoutsOf(layouts));
   });
