@@ -1,7 +1,6 @@
 import type { DedupeClaim } from '../webhooks/dedupe.js';
 import { Script, StoreReplyError } from './connection.js';
-import { type Layout, layout, luaLayouts, place } from './script-layout.js';
-import { describeReply, type ScriptCall } from './scripts.js';
+import { describeReply, type Layout, layout, luaLayouts, place, type ScriptCall } from './script-layout.js';
 
 /**
  * The dedupe store's scripts: one key per event, `p:` and the claiming delivery's token while it

@@ -28,6 +28,21 @@ export function place<Name extends string, Value extends string | number>(record
   return record.names.map((name) => values[name]);
 }
 
+/** What one script run is sent. */
+export interface ScriptCall {
+  keys: string[];
+  args: Array<string | number>;
+}
+
+/** A reply as an error message shows it. */
+export function describeReply(reply: unknown): string {
+  try {
+    return JSON.stringify(reply) ?? String(reply);
+  } catch {
+    return String(reply);
+  }
+}
+
 const luaString = (name: string): string => `'${name}'`;
 
 /**

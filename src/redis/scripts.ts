@@ -1,5 +1,5 @@
 import { Script, StoreReplyError } from './connection.js';
-import { type Layout, layout, luaLayouts, place } from './script-layout.js';
+import { describeReply, type Layout, layout, luaLayouts, place, type ScriptCall } from './script-layout.js';
 
 /**
  * The limiter's state lives in Redis and changes only inside its scripts (renew and pause here,
@@ -54,12 +54,6 @@ export function source(records: ReadonlyArray<Layout<string>>, body: string): st
 
 /** Keys of a gate, in this order, in every script that takes gates. */
 export const GATE_KEYS = layout('GATE_KEYS', 'KEYS per gate', ['flight', 'alive', 'done', 'due', 'ahead', 'pause', 'window']);
-
-/** What one script run is sent. */
-export interface ScriptCall {
-  keys: string[];
-  args: Array<string | number>;
-}
 
 const RENEW_KEYS = layout('RENEW_KEYS', 'KEYS per gate', ['alive', 'flight']);
 const RENEW_HEAD = layout('RENEW_HEAD', 'ARGV head', ['field'], ['field']);
@@ -169,13 +163,4 @@ export function wholeNumbers(reply: unknown, length: number, script: string, exp
   const valid = Array.isArray(reply) && reply.length === length && reply.every((value) => Number.isSafeInteger(value) && (value as number) >= 0);
   if (!valid) throw new StoreReplyError(`Redis answered ${script} with ${describeReply(reply)}, not ${expected}`);
   return reply as number[];
-}
-
-/** A reply as an error message shows it. */
-export function describeReply(reply: unknown): string {
-  try {
-    return JSON.stringify(reply) ?? String(reply);
-  } catch {
-    return String(reply);
-  }
 }

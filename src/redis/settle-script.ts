@@ -1,6 +1,6 @@
 import { Script } from './connection.js';
-import { layout, place } from './script-layout.js';
-import { GATE_KEYS, type ScriptCall, source, wholeNumbers } from './scripts.js';
+import { layout, place, type ScriptCall } from './script-layout.js';
+import { GATE_KEYS, source, wholeNumbers } from './scripts.js';
 
 /**
  * The settle script: one route's answers, count and admission in one run, with the
