@@ -66,7 +66,8 @@ local function read(layout, at)
     if value == nil then error('ARGV ' .. layout.row .. ': ' .. name .. ' is missing') end
     if not layout.text[name] then
       local number = tonumber(value)
-      if number == nil then error('ARGV ' .. layout.row .. ': ' .. name .. ' is not a number (' .. value .. ')') end
+      -- NaN is no number either (it is never equal to itself).
+      if number == nil or number ~= number then error('ARGV ' .. layout.row .. ': ' .. name .. ' is not a number (' .. value .. ')') end
       value = number
     end
     record[name] = value

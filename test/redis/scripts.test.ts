@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marginMs } from '../../src/core/window-gate.js';
-import { StoreReplyError } from '../../src/redis/connection.js';
+import { Script, StoreReplyError } from '../../src/redis/connection.js';
 import {
   CLAIM_LAYOUTS,
   claimScript,
@@ -22,7 +22,7 @@ import {
   RELEASE_LAYOUTS,
   releaseScript,
 } from '../../src/redis/dedupe-scripts.js';
-import type { Layout } from '../../src/redis/script-layout.js';
+import { type Layout, layout, luaLayouts, place } from '../../src/redis/script-layout.js';
 import {
   decodePause,
   decodeRenew,
@@ -513,6 +513,11 @@ describe('malformed inputs and answers', () => {
       error: /ARGV: pauseMs is not a number \(soon\)/,
     },
     {
+      name: 'a count that is NaN',
+      run: () => pauseScript.run(redis, [`${one.ns}:route:open:pause`], ['NaN']),
+      error: /ARGV: pauseMs is not a number \(NaN\)/,
+    },
+    {
       name: 'a claim whose lease is not a number',
       run: () => claimScript.run(redis, [`${one.ns}:event`], ['a', 'long']),
       error: /ARGV: leaseMs is not a number \(long\)/,
@@ -527,25 +532,34 @@ describe('malformed inputs and answers', () => {
   });
 
   it.each([
-    { name: 'settle: two counts', decode: () => decodeSettle([1, 2]) },
-    { name: 'settle: a count as a string', decode: () => decodeSettle(['1', 2, 3]) },
-    { name: 'settle: a negative count', decode: () => decodeSettle([1, -1, 0]) },
-    { name: 'settle: a fraction', decode: () => decodeSettle([1.5, 0, 0]) },
-    { name: 'settle: a status', decode: () => decodeSettle('OK') },
-    { name: 'settle: nothing', decode: () => decodeSettle(null) },
-    { name: 'renew: 0', decode: () => decodeRenew(0) },
-    { name: 'renew: a status', decode: () => decodeRenew('OK') },
-    { name: 'pause: a list', decode: () => decodePause([1]) },
-    { name: 'claim: another word', decode: () => decodeClaim('taken') },
-    { name: 'mark-done: a status', decode: () => decodeDone('OK', 'mark-done') },
-    { name: 'release: 0', decode: () => decodeDone(0, 'release') },
-  ])('the decoder refuses an answer of another shape ($name) as a store failure', ({ name, decode }) => {
+    { decode: () => decodeSettle([1, 2]), message: 'the settle script with [1,2], not { admitted, spares, waitMs }' },
+    { decode: () => decodeSettle(['1', 2, 3]), message: 'the settle script with ["1",2,3], not { admitted, spares, waitMs }' },
+    { decode: () => decodeSettle([1, -1, 0]), message: 'the settle script with [1,-1,0], not { admitted, spares, waitMs }' },
+    { decode: () => decodeSettle([1.5, 0, 0]), message: 'the settle script with [1.5,0,0], not { admitted, spares, waitMs }' },
+    { decode: () => decodeSettle('OK'), message: 'the settle script with "OK", not { admitted, spares, waitMs }' },
+    { decode: () => decodeSettle(undefined), message: 'the settle script with undefined, not { admitted, spares, waitMs }' },
+    { decode: () => decodeSettle(10n), message: 'the settle script with 10, not { admitted, spares, waitMs }' },
+    { decode: () => decodeRenew(0), message: 'the renew script with 0, not 1' },
+    { decode: () => decodeRenew('OK'), message: 'the renew script with "OK", not 1' },
+    { decode: () => decodePause([1]), message: 'the pause script with [1], not 1' },
+    { decode: () => decodeClaim('taken'), message: 'the claim script with "taken", not claimed, processing or done' },
+    { decode: () => decodeDone('OK', 'mark-done'), message: 'the mark-done script with "OK", not 1' },
+    { decode: () => decodeDone(0, 'release'), message: 'the release script with 0, not 1' },
+  ])('the decoder refuses an answer of another shape as a store failure: $message', ({ decode, message }) => {
     expect(decode).toThrow(StoreReplyError);
-    expect(decode).toThrow(new RegExp(`^Redis answered the ${name.split(':')[0] as string} script with `));
+    expect(decode).toThrow(`Redis answered ${message}`);
   });
 
   it('the decoder reads a well-formed settle answer by name', () => {
     expect(decodeSettle([2, 3, 4])).toEqual({ admitted: 2, spares: 3, waitMs: 4 });
+  });
+});
+
+describe('the layouts', () => {
+  it('read every place of a record by name in the Lua, text and numbers alike', async () => {
+    const record = layout('RECORD', 'ARGV', ['first', 'second', 'count'], ['first', 'second']);
+    const script = new Script(`${luaLayouts([record])}local r = read(RECORD, 1) return { r.first, r.second, r.count + 1 }`);
+    expect(await script.run(redis, [], place(record, { first: 'a', second: 'b', count: 41 }))).toEqual(['a', 'b', 42]);
   });
 });
 
