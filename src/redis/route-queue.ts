@@ -123,14 +123,14 @@ export class RouteQueue {
   }
 
   /** Nothing of the route is pending: no call, answer, slot, timer or run. */
-  get idle(): boolean {
+  #isIdle(): boolean {
     if (this.#serving || this.#settleTimer !== undefined || this.#settleSoon || this.#spareTimer !== undefined) return false;
     if (this.#running !== undefined || this.#stale || this.#correctTimer !== undefined) return false;
     return this.#waiters.length + this.#settles.length + this.#givenBack + this.#spares === 0;
   }
 
   #tidy(): void {
-    if (this.idle) this.#owner.idle(this);
+    if (this.#isIdle()) this.#owner.idle(this);
   }
 
   /**
