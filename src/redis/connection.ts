@@ -67,6 +67,15 @@ class StoreTimeoutError extends Error {
 }
 
 /**
+ * The store answered something its script cannot have meant (a reply of another shape, a proxy
+ * in the way, a script of another version): a store failure like any other, for the caller's
+ * policy on those.
+ */
+export class StoreReplyError extends Error {
+  override readonly name = 'StoreReplyError';
+}
+
+/**
  * `command` with a deadline of our own, whatever the client's `commandTimeout`: a Redis that went
  * away (an offline queue, a reconnect loop) rejects here instead of holding a call.
  */

@@ -3,7 +3,8 @@ import { ConfigurationError } from '../core/errors.js';
 import { refuseUnknownOptions } from '../core/unknown-options.js';
 import type { OptionNames } from '../shared/option-names.js';
 import type { DedupeClaim, DedupeStore } from '../webhooks/dedupe.js';
-import { checkCommandTimeout, checkConnection, checkNamespace, type RedisConnection, Script, withTimeout } from './connection.js';
+import { checkCommandTimeout, checkConnection, checkNamespace, type RedisConnection, withTimeout } from './connection.js';
+import { claimScript, decodeClaim, decodeDone, encodeClaim, encodeMarkDone, encodeRelease, markDoneScript, releaseScript } from './dedupe-scripts.js';
 
 /** Options of {@link RedisDedupeStore}. */
 export interface RedisDedupeStoreOptions {
@@ -27,30 +28,6 @@ const STORE_OPTION_NAMES = {
   ttlMs: true,
   commandTimeoutMs: true,
 } as const satisfies OptionNames<RedisDedupeStoreOptions>;
-
-/** A claim's value is `p:` and its token; a handled event's is anything else (`done`, or `1` from `setIfAbsent`). */
-const claimScript = new Script(`
-local held = redis.call('GET', KEYS[1])
-if held then
-  if string.sub(held, 1, 2) == 'p:' then return 'processing' end
-  return 'done'
-end
-redis.call('SET', KEYS[1], 'p:' .. ARGV[1], 'PX', ARGV[2])
-return 'claimed'
-`);
-
-const markDoneScript = new Script(`
-redis.call('SET', KEYS[1], 'done', 'PX', ARGV[1])
-return 1
-`);
-
-/** Deletes the key only while it holds the claim: a late release never removes another's claim or a done record. */
-const releaseScript = new Script(`
-if redis.call('GET', KEYS[1]) == 'p:' .. ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 1
-`);
-
-const CLAIMS: ReadonlySet<unknown> = new Set<DedupeClaim>(['claimed', 'processing', 'done']);
 
 /**
  * A {@link DedupeStore} every receiver replica shares: the first to claim an event (for the
@@ -92,18 +69,21 @@ export class RedisDedupeStore implements DedupeStore {
 
   async claim(key: string, claimToken: string, leaseMs: number): Promise<DedupeClaim> {
     const lease = Math.max(1, Math.ceil(leaseMs));
-    const reply = await withTimeout(claimScript.run(this.#redis, [this.#prefix + key], [claimToken, lease]), this.#timeoutMs);
-    if (!CLAIMS.has(reply)) throw new Error(`RedisDedupeStore: unexpected answer to a claim (${String(reply)})`);
-    return reply as DedupeClaim;
+    const call = encodeClaim({ event: this.#prefix + key, claimToken, leaseMs: lease });
+    return decodeClaim(await withTimeout(claimScript.run(this.#redis, call.keys, call.args), this.#timeoutMs));
   }
 
   async markDone(key: string, ttlMs: number): Promise<void> {
-    await withTimeout(markDoneScript.run(this.#redis, [this.#prefix + key], [this.#ms(ttlMs)]), this.#timeoutMs);
+    const call = encodeMarkDone({ event: this.#prefix + key, ttlMs: this.#ms(ttlMs) });
+    decodeDone(await withTimeout(markDoneScript.run(this.#redis, call.keys, call.args), this.#timeoutMs), 'mark-done');
   }
 
   async delete(key: string, claimToken?: string): Promise<void> {
-    const command =
-      claimToken === undefined ? this.#redis.del(this.#prefix + key) : releaseScript.run(this.#redis, [this.#prefix + key], [claimToken]);
-    await withTimeout(command, this.#timeoutMs);
+    if (claimToken === undefined) {
+      await withTimeout(this.#redis.del(this.#prefix + key), this.#timeoutMs);
+      return;
+    }
+    const call = encodeRelease({ event: this.#prefix + key, claimToken });
+    decodeDone(await withTimeout(releaseScript.run(this.#redis, call.keys, call.args), this.#timeoutMs), 'release');
   }
 }

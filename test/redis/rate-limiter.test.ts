@@ -135,6 +135,8 @@ describe('RedisRateLimiter', () => {
       const error = await listSims(onB).catch((failure: unknown) => failure);
       expect(error).toBeInstanceOf(ConfigurationError);
       expect((error as ConfigurationError).message).toMatch(/serves one account/);
+      expect((error as ConfigurationError).code).toBe('CONFIGURATION_ERROR');
+      expect((error as ConfigurationError).option).toBe('rateLimit');
     } finally {
       vi.useRealTimers();
     }
