@@ -1,5 +1,8 @@
+import { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, ConnectionError, PartnerClient, TimeoutError } from '../../src/index.js';
+import type { Logger } from '../../src/index.js';
+import { RedisRateLimiter } from '../../src/redis/index.js';
 import { fail, ok, type RecordedRequest, refusedUrl, type Reply, TOKEN_ROUTE } from '../helpers/server.js';
 import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
 import { elapsedSince, useTestServer } from '../helpers/server-client.js';
@@ -292,5 +295,44 @@ describe('which gate a call, an answer and a pause reach', () => {
     expect(settled).toBe(true);
     expect(await queued).toBeInstanceOf(ClientClosedError);
     await destroyed;
+  });
+});
+
+describe("a RedisRateLimiter's in-memory fallback", () => {
+  it('ends a call waiting in it with ClientClosedError when the limiter is closed, never sent', async () => {
+    // Nothing listens on the port: each script run fails at once, and under fail-open the limiter
+    // limits this process in memory, with the same limits, for the store's retry interval.
+    const redis = new Redis(Number(new URL(await refusedUrl()).port), '127.0.0.1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    // The refused connection, told to the limiter by the commands that fail with it.
+    redis.on('error', () => {});
+    const warnings: string[] = [];
+    const logger: Logger = { debug: () => {}, info: () => {}, warn: (message) => warnings.push(message), error: () => {} };
+    const limiter = new RedisRateLimiter({ redis, account: { limit: 1, windowMs: 60_000 } });
+    t.server.on(THING, ok(1));
+    try {
+      const client = await t.connect({ rateLimit: limiter, logger });
+      await expect(client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false })).resolves.toBe(1);
+      expect(warnings).toEqual([expect.stringMatching(/Redis is unavailable.*in memory/)]);
+      // The fallback's only slot is taken for a minute (and the fake clock keeps Redis unasked).
+      let settled = false;
+      const waiting = client
+        .request({ method: 'GET', path: '/api/v1.1/thing', auth: false })
+        .catch((caught: unknown) => caught)
+        .finally(() => (settled = true));
+      for (let turn = 0; turn < 8; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe(false);
+      limiter.close();
+      const error = await waiting;
+      expect(error).toBeInstanceOf(ClientClosedError);
+      expect(error).toMatchObject({ requestNotSent: true, message: expect.stringMatching(/ was closed while the call waited for a /) });
+      expect(t.server.requestsTo(THING)).toHaveLength(1);
+    } finally {
+      redis.disconnect();
+    }
   });
 });
