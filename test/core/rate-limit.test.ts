@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
-import { ClientClosedError, ConnectionError, PartnerClient, TimeoutError } from '../../src/index.js';
+import { ClientClosedError, ConnectionError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { Logger } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { fail, ok, type RecordedRequest, refusedUrl, type Reply, TOKEN_ROUTE } from '../helpers/server.js';
@@ -295,6 +295,113 @@ describe('which gate a call, an answer and a pause reach', () => {
     expect(settled).toBe(true);
     expect(await queued).toBeInstanceOf(ClientClosedError);
     await destroyed;
+  });
+});
+
+describe('when a slot frees up: as soon as the server window that counted it has ended, no later', () => {
+  const send = (client: PartnerClient) => client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false });
+  const rateLimitHeaders = (limit: number, remaining: number, resetSeconds: number) => ({
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(resetSeconds),
+  });
+  const sent = () => t.server.requestsTo(THING);
+  const answeredAt = (request: RecordedRequest | undefined): number => request?.answeredAt ?? Number.NaN;
+  // A process that has run for a day: its monotonic clock reads far from zero.
+  const upForADay = () => vi.advanceTimersByTimeAsync(24 * 60 * 60_000);
+
+  it('frees the slot one window after its answer, without X-RateLimit headers', async () => {
+    await upForADay();
+    t.server.on(THING, ok(1));
+    const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: 1000 } } });
+    await send(client);
+    await settleOnFakeClock(send(client));
+    const [first, second] = sent();
+    expect((second?.at ?? 0) - answeredAt(first)).toBeGreaterThanOrEqual(1000);
+    expect((second?.at ?? 0) - answeredAt(first)).toBeLessThan(1000 + 100);
+  });
+
+  it("holds a route for a 429's Retry-After, no longer", async () => {
+    await upForADay();
+    t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok(1)]);
+    const client = await t.connect({ maxRetries: 0 });
+    await expect(send(client)).rejects.toBeInstanceOf(RateLimitError);
+    await settleOnFakeClock(send(client));
+    const [throttled, second] = sent();
+    expect((second?.at ?? 0) - answeredAt(throttled)).toBeGreaterThanOrEqual(1000);
+    expect((second?.at ?? 0) - answeredAt(throttled)).toBeLessThan(1000 + 100);
+  });
+
+  it('frees the slot at X-RateLimit-Reset when the reset comes before the end of the window', async () => {
+    t.server.on(THING, ok(1, { headers: rateLimitHeaders(2, 1, 1) }));
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 60_000 } } });
+    await settleOnFakeClock(Promise.all([send(client), send(client), send(client)]));
+    const [first, second, third] = sent();
+    const firstAnswer = Math.min(answeredAt(first), answeredAt(second));
+    expect((third?.at ?? 0) - firstAnswer).toBeGreaterThanOrEqual(1000);
+    expect((third?.at ?? 0) - firstAnswer).toBeLessThan(2000);
+  });
+
+  it('sends the next call at once after an answer of a known limit with some of it left', async () => {
+    t.server.on(THING, ok(1, { headers: rateLimitHeaders(5, 3, 60) }));
+    const client = await t.connect({ rateLimit: { account: { limit: 5, windowMs: 60_000 } } });
+    await send(client);
+    await settleOnFakeClock(send(client));
+    const [first, second] = sent();
+    expect((second?.at ?? Number.POSITIVE_INFINITY) - answeredAt(first)).toBeLessThan(100);
+  });
+
+  it('frees a whole batch when the window its first answer located ends, whatever the later answers took', async () => {
+    // Three per window: each window's first arrival is answered at once, the two others 300 and
+    // 600 ms later; Remaining counts down within the window as the server's would.
+    let arrived = 0;
+    t.server.on(THING, () => {
+      const place = arrived++ % 3;
+      return ok(1, { headers: rateLimitHeaders(3, 2 - place, 1), delayMs: 300 * place });
+    });
+    const client = await t.connect({ rateLimit: { account: { limit: 3, windowMs: 1000 } } });
+    await settleOnFakeClock(Promise.all(Array.from({ length: 9 }, () => send(client))));
+    const requests = sent();
+    for (const batch of [1, 2]) {
+      const opener = answeredAt(requests[3 * (batch - 1)]);
+      for (const request of requests.slice(3 * batch, 3 * batch + 3)) {
+        expect(request.at - opener).toBeGreaterThanOrEqual(1000);
+        expect(request.at - opener).toBeLessThan(1000 + 100);
+      }
+    }
+  });
+
+  it('lets a located window free no slot of an answer after it ended', async () => {
+    t.server.on(THING, [ok(1, { headers: rateLimitHeaders(2, 1, 1) }), ok(2)]);
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 1000 } } });
+    await send(client);
+    await vi.advanceTimersByTimeAsync(2000);
+    await Promise.all([send(client), send(client)]);
+    await settleOnFakeClock(send(client));
+    const [, second, third, fourth] = sent();
+    expect((fourth?.at ?? 0) - Math.min(answeredAt(second), answeredAt(third))).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('holds each slot a window after its own answer, not after an earlier one', async () => {
+    t.server.on(THING, ok(1));
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 1000 } } });
+    await send(client);
+    await vi.advanceTimersByTimeAsync(500);
+    await send(client);
+    await settleOnFakeClock(Promise.all([send(client), send(client)]));
+    const [first, second, third, fourth] = sent();
+    expect((third?.at ?? 0) - answeredAt(first)).toBeGreaterThanOrEqual(1000);
+    expect((fourth?.at ?? 0) - answeredAt(second)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('admits no more than the limit when a pause for Remaining 0 ends', async () => {
+    t.server.on(THING, [ok(1, { headers: rateLimitHeaders(2, 0, 1) }), ok(2)]);
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 60_000 } } });
+    await send(client);
+    await settleOnFakeClock(Promise.all([send(client), send(client), send(client)]));
+    const [first, second, third, fourth] = sent();
+    expect((second?.at ?? 0) - answeredAt(first)).toBeGreaterThanOrEqual(1000);
+    expect((fourth?.at ?? 0) - Math.min(answeredAt(second), answeredAt(third))).toBeGreaterThanOrEqual(60_000);
   });
 });
 
