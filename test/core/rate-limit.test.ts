@@ -403,6 +403,31 @@ describe('when a slot frees up: as soon as the server window that counted it has
     expect((second?.at ?? 0) - answeredAt(first)).toBeGreaterThanOrEqual(1000);
     expect((fourth?.at ?? 0) - Math.min(answeredAt(second), answeredAt(third))).toBeGreaterThanOrEqual(60_000);
   });
+
+  it('keeps its count exact when it drops the entries of answers long past', async () => {
+    t.server.on(THING, ok(1));
+    const client = await t.connect({ rateLimit: { account: { limit: 30, windowMs: 20 } } });
+    // More than 512 answers that free their slots at instants of their own, the first two
+    // together: all of them have freed up when the next calls come, and the limiter lets their
+    // entries go.
+    await Promise.all([send(client), send(client)]);
+    for (let i = 0; i < 520; i++) {
+      await vi.advanceTimersByTimeAsync(1);
+      await send(client);
+    }
+    await vi.advanceTimersByTimeAsync(100);
+    // Three answers that share one instant, then the window they were counted in ends.
+    await Promise.all([send(client), send(client), send(client)]);
+    await vi.advanceTimersByTimeAsync(100);
+    // A window's worth goes out at once, with no fake time passing; the one call more waits.
+    const before = sent().length;
+    const burst = Promise.all(Array.from({ length: 31 }, () => send(client)));
+    for (let turn = 0; turn < 5000 && sent().length < before + 30; turn++) await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 0; turn < 200; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(sent().length - before).toBe(30);
+    await settleOnFakeClock(burst);
+    expect(sent().length - before).toBe(31);
+  });
 });
 
 describe("a RedisRateLimiter's in-memory fallback", () => {
