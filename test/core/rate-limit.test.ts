@@ -5,7 +5,7 @@ import type { Logger } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { fail, ok, type RecordedRequest, refusedUrl, type Reply, TOKEN_ROUTE } from '../helpers/server.js';
 import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
-import { elapsedSince, useTestServer } from '../helpers/server-client.js';
+import { elapsedSince, settlesAtOnce, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
 const SMS = 'POST /api/v1.1/sms';
@@ -281,6 +281,23 @@ describe('which gate a call, an answer and a pause reach', () => {
     }
   });
 
+  it('admits a call waiting behind a request never sent as soon as that slot is given back', async () => {
+    const refused = new PartnerClient({ baseUrl: await refusedUrl(), maxRetries: 0, rateLimit: { account: { limit: 1, windowMs: 60_000 } } });
+    try {
+      const start = performance.now();
+      const outcomes = await settleOnFakeClock(Promise.allSettled([send(refused, 'thing'), send(refused, 'thing')]));
+      for (const outcome of outcomes) {
+        const error = outcome.status === 'rejected' ? (outcome.reason as unknown) : undefined;
+        // The second call was refused too, not held until its deadline for a slot never used.
+        expect(error).toBeInstanceOf(ConnectionError);
+        expect(error).not.toBeInstanceOf(TimeoutError);
+      }
+      expect(elapsedSince(start)).toBeLessThan(1000);
+    } finally {
+      await refused.destroy();
+    }
+  });
+
   it("ends a call waiting for an endpoint's slot at once when the client is destroyed", async () => {
     t.server.on(SMS, ok(1));
     const client = await t.connect({ rateLimit: { endpoints: { [SMS]: { limit: 1, windowMs: 60_000 } } } });
@@ -402,6 +419,56 @@ describe('when a slot frees up: as soon as the server window that counted it has
     const [first, second, third, fourth] = sent();
     expect((second?.at ?? 0) - answeredAt(first)).toBeGreaterThanOrEqual(1000);
     expect((fourth?.at ?? 0) - Math.min(answeredAt(second), answeredAt(third))).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('still admits the calls left waiting when one of them gives up', async () => {
+    t.server.on(THING, ok(1));
+    const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: 1000 } } });
+    await send(client);
+    const controller = new AbortController();
+    const givingUp = client
+      .request({ method: 'GET', path: '/api/v1.1/thing', auth: false, signal: controller.signal })
+      .catch((caught: unknown) => caught);
+    const waiting = send(client);
+    await vi.advanceTimersByTimeAsync(10);
+    controller.abort(new Error('gave up'));
+    expect(((await givingUp) as Error).message).toBe('gave up');
+    await settleOnFakeClock(waiting);
+    const [first, second] = sent();
+    expect(sent()).toHaveLength(2);
+    expect((second?.at ?? 0) - answeredAt(first)).toBeLessThan(1000 + 100);
+  });
+
+  it('waits for a slot past the timer range when its deadline lies further still', async () => {
+    const longestTimerMs = 2_147_483_647;
+    t.server.on(THING, ok(1));
+    const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: longestTimerMs } }, timeoutMs: longestTimerMs, maxRetries: 3 });
+    await send(client);
+    const waiting = send(client);
+    // The slot frees up a window and its margin (about 25 days) after the answer; the call's
+    // deadline, four attempts' worth, lies well beyond.
+    await vi.advanceTimersByTimeAsync(longestTimerMs + 2 * 60 * 60_000);
+    await expect(settleOnFakeClock(waiting)).resolves.toBe(1);
+    expect(sent()).toHaveLength(2);
+  });
+
+  it("fails a call at once, unsent, with the pause's length, when a pause other calls already wait out ends past its deadline", async () => {
+    await upForADay();
+    t.server.on(THING, [fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '300' } }), ok(2)]);
+    const client = await t.connect({ maxServerWaitMs: 10 * 60_000, maxRetries: 0 });
+    await expect(send(client)).rejects.toBeInstanceOf(RateLimitError);
+    const patient = client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false, timeoutMs: 10 * 60_000 });
+    await vi.advanceTimersByTimeAsync(10);
+    const hasty = client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false, timeoutMs: 100 });
+    hasty.catch(() => undefined);
+    expect(await settlesAtOnce(hasty)).toBe(true);
+    const error = await hasty.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ requestNotSent: true });
+    const waitMs = Number(/\((\d+) ms\)/.exec((error as Error).message)?.[1]);
+    expect(waitMs).toBeGreaterThan(299_000);
+    expect(waitMs).toBeLessThanOrEqual(300_000);
+    await expect(settleOnFakeClock(patient)).resolves.toBe(2);
   });
 
   it('keeps its count exact when it drops the entries of answers long past', async () => {
