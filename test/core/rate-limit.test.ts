@@ -471,6 +471,37 @@ describe('when a slot frees up: as soon as the server window that counted it has
     await expect(settleOnFakeClock(patient)).resolves.toBe(2);
   });
 
+  it('holds no timer once no call waits in it', async () => {
+    // The first answer frees its slot a second later (its reset); the second is held in flight.
+    let releaseHeld: () => void = () => {};
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    t.server.on(THING, async (_request, count) => {
+      if (count === 1) return ok(1, { headers: rateLimitHeaders(2, 1, 1) });
+      if (count === 2) await held;
+      return ok(count);
+    });
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 60_000 } }, timeoutMs: 100_000, maxRetries: 0 });
+    const withSignal = (controller: AbortController) =>
+      client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false, signal: controller.signal }).catch((caught: unknown) => caught);
+    await send(client);
+    const inFlight = send(client);
+    // A call admitted after waiting, then answered: its slot is counted for the window.
+    await settleOnFakeClock(send(client));
+    // Two calls wait for that slot; the call in flight is answered; both give up, the last one
+    // leaving the queue empty.
+    const [first, second] = [new AbortController(), new AbortController()];
+    const waiting = [withSignal(first), withSignal(second)];
+    await vi.advanceTimersByTimeAsync(10);
+    releaseHeld();
+    await inFlight;
+    first.abort(new Error('gave up'));
+    second.abort(new Error('gave up'));
+    await Promise.all(waiting);
+    // Long enough for the connection's own timers to end, far short of the window.
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('keeps its count exact when it drops the entries of answers long past', async () => {
     t.server.on(THING, ok(1));
     const client = await t.connect({ rateLimit: { account: { limit: 30, windowMs: 20 } } });
