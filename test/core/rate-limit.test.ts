@@ -529,7 +529,7 @@ describe('when a slot frees up: as soon as the server window that counted it has
 });
 
 describe("a RedisRateLimiter's in-memory fallback", () => {
-  it('ends a call waiting in it with ClientClosedError when the limiter is closed, never sent', async () => {
+  it('ends a call waiting in it with ClientClosedError when the limiter is closed, never sent, and keeps no timer', async () => {
     // Nothing listens on the port: each script run fails at once, and under fail-open the limiter
     // limits this process in memory, with the same limits, for the store's retry interval.
     const redis = new Redis(Number(new URL(await refusedUrl()).port), '127.0.0.1', {
@@ -561,6 +561,9 @@ describe("a RedisRateLimiter's in-memory fallback", () => {
       expect(error).toBeInstanceOf(ClientClosedError);
       expect(error).toMatchObject({ requestNotSent: true, message: expect.stringMatching(/ was closed while the call waited for a /) });
       expect(t.server.requestsTo(THING)).toHaveLength(1);
+      // Neither the slot's timer nor the call's deadline outlives the close.
+      await vi.advanceTimersByTimeAsync(15_000);
+      expect(vi.getTimerCount()).toBe(0);
     } finally {
       redis.disconnect();
     }
