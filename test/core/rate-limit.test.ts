@@ -237,6 +237,30 @@ describe('which gate a call, an answer and a pause reach', () => {
     expect(t.server.requestsTo(SMS)).toHaveLength(1);
   });
 
+  it("holds no timer once the calls an endpoint's slot given back let through stop waiting", async () => {
+    t.server.on(THING, ok(1));
+    t.server.on(SMS, ok(2));
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 60_000 }, endpoints: { [SMS]: { limit: 2, windowMs: 60_000 } } } });
+    await send(client, 'sms');
+    await send(client, 'thing');
+    // The account is full for a minute: the first SMS holds the endpoint's second slot while it
+    // waits for the account's, the second waits for the endpoint's. The first gives up, its
+    // endpoint slot goes to the second, which waits for the account's in turn, then gives up too.
+    const [first, second] = [new AbortController(), new AbortController()];
+    const holding = send(client, 'sms', first.signal).catch((caught: unknown) => caught);
+    const waiting = send(client, 'sms', second.signal).catch((caught: unknown) => caught);
+    await vi.advanceTimersByTimeAsync(10);
+    first.abort(new Error('gave up'));
+    await holding;
+    await vi.advanceTimersByTimeAsync(10);
+    second.abort(new Error('gave up'));
+    expect(((await waiting) as Error).message).toBe('gave up');
+    // Long enough for the connection's own timers to end, far short of the window.
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(t.server.requestsTo(SMS)).toHaveLength(1);
+  });
+
   it('lets the headers of a limit it was not configured with, some of it left, free no slot early', async () => {
     t.server.on(THING, ok(1, { headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '49', 'x-ratelimit-reset': '1' } }));
     const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: 60_000 } } });
@@ -472,12 +496,16 @@ describe('when a slot frees up: as soon as the server window that counted it has
   });
 
   it('holds no timer once no call waits in it', async () => {
-    // The first answer frees its slot a second later (its reset); the second is held in flight.
+    // The first answer frees its slot a second later (its reset); the second is held in flight,
+    // and says a limit the client does not know has none left for five seconds.
     let releaseHeld: () => void = () => {};
     const held = new Promise<void>((resolve) => (releaseHeld = resolve));
     t.server.on(THING, async (_request, count) => {
       if (count === 1) return ok(1, { headers: rateLimitHeaders(2, 1, 1) });
-      if (count === 2) await held;
+      if (count === 2) {
+        await held;
+        return ok(2, { headers: rateLimitHeaders(50, 0, 5) });
+      }
       return ok(count);
     });
     const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 60_000 } }, timeoutMs: 100_000, maxRetries: 0 });
@@ -487,8 +515,8 @@ describe('when a slot frees up: as soon as the server window that counted it has
     const inFlight = send(client);
     // A call admitted after waiting, then answered: its slot is counted for the window.
     await settleOnFakeClock(send(client));
-    // Two calls wait for that slot; the call in flight is answered; both give up, the last one
-    // leaving the queue empty.
+    // Two calls wait for that slot; the call in flight is answered, and pauses them; both give
+    // up, the last one leaving the queue empty.
     const [first, second] = [new AbortController(), new AbortController()];
     const waiting = [withSignal(first), withSignal(second)];
     await vi.advanceTimersByTimeAsync(10);
