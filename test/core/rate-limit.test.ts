@@ -1,7 +1,8 @@
+import { getEventListeners } from 'node:events';
 import { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, ConnectionError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
-import type { Logger } from '../../src/index.js';
+import type { Logger, RateLimiter } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { fail, ok, type RecordedRequest, refusedUrl, type Reply, TOKEN_ROUTE } from '../helpers/server.js';
 import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
@@ -557,9 +558,12 @@ describe('when a slot frees up: as soon as the server window that counted it has
 });
 
 describe("a RedisRateLimiter's in-memory fallback", () => {
-  it('ends a call waiting in it with ClientClosedError when the limiter is closed, never sent, and keeps no timer', async () => {
-    // Nothing listens on the port: each script run fails at once, and under fail-open the limiter
-    // limits this process in memory, with the same limits, for the store's retry interval.
+  /**
+   * A Redis nobody listens for: each script run fails at once, and under fail-open the limiter
+   * limits this process in memory, with the same limits, for the store's retry interval (which
+   * the fake clock never lets pass).
+   */
+  async function unreachableRedis(): Promise<Redis> {
     const redis = new Redis(Number(new URL(await refusedUrl()).port), '127.0.0.1', {
       lazyConnect: true,
       enableOfflineQueue: false,
@@ -568,6 +572,11 @@ describe("a RedisRateLimiter's in-memory fallback", () => {
     });
     // The refused connection, told to the limiter by the commands that fail with it.
     redis.on('error', () => {});
+    return redis;
+  }
+
+  it('ends a call waiting in it with ClientClosedError when the limiter is closed, never sent, and keeps no timer', async () => {
+    const redis = await unreachableRedis();
     const warnings: string[] = [];
     const logger: Logger = { debug: () => {}, info: () => {}, warn: (message) => warnings.push(message), error: () => {} };
     const limiter = new RedisRateLimiter({ redis, account: { limit: 1, windowMs: 60_000 } });
@@ -593,6 +602,39 @@ describe("a RedisRateLimiter's in-memory fallback", () => {
       await vi.advanceTimersByTimeAsync(15_000);
       expect(vi.getTimerCount()).toBe(0);
     } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('leaves no listener on the signal of a call that waited in it', async () => {
+    const redis = await unreachableRedis();
+    const fleet = new RedisRateLimiter({ redis, account: { limit: 1, windowMs: 1000 } });
+    // The limiter as the client sees it, and the signal each call brings to it.
+    const signals: AbortSignal[] = [];
+    const recording: RateLimiter = {
+      acquire: (route, admission) => {
+        if (admission?.signal) signals.push(admission.signal);
+        return fleet.acquire(route, admission);
+      },
+      release: (route, sentAt, rateLimit) => fleet.release(route, sentAt, rateLimit),
+      giveBack: (route) => fleet.giveBack(route),
+      pause: (route, ms) => fleet.pause(route, ms),
+      close: () => fleet.close(),
+      attach: (context) => fleet.attach(context),
+    };
+    const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+    t.server.on(THING, ok(1));
+    try {
+      const client = await t.connect({ rateLimit: recording, logger: silent });
+      await client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false });
+      // The second call waits a window in the fallback for the only slot, then is sent.
+      await settleOnFakeClock(client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false }));
+      expect(t.server.requestsTo(THING)).toHaveLength(2);
+      expect(signals).toHaveLength(2);
+      // A listener left on it would keep the call's waiter alive for as long as the signal lives.
+      expect(getEventListeners(signals[1] as AbortSignal, 'abort')).toEqual([]);
+    } finally {
+      fleet.close();
       redis.disconnect();
     }
   });
