@@ -496,6 +496,28 @@ describe('when a slot frees up: as soon as the server window that counted it has
     await expect(settleOnFakeClock(patient)).resolves.toBe(2);
   });
 
+  it('admits the calls waiting first, before one that comes once the slot has freed up but before their timer ran', async () => {
+    const OTHER = 'GET /api/v1.1/other';
+    t.server.on(THING, ok(1));
+    t.server.on(OTHER, ok(2));
+    const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: 1000 } } });
+    await send(client);
+    const waiting = send(client);
+    await vi.advanceTimersByTimeAsync(10);
+    // A busy event loop: the clock is past the instant the slot frees up, and the timer that
+    // admits the waiting call has not run yet when another call comes.
+    const now = vi.spyOn(performance, 'now').mockReturnValue(performance.now() + 2000);
+    const newcomer = client.request({ method: 'GET', path: '/api/v1.1/other', auth: false });
+    for (let turn = 0; turn < 8; turn++) await new Promise((resolve) => setImmediate(resolve));
+    now.mockRestore();
+    for (let turn = 0; turn < 8; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(t.server.requestsTo(OTHER)).toHaveLength(0);
+    await settleOnFakeClock(Promise.all([waiting, newcomer]));
+    const [, second] = sent();
+    const [other] = t.server.requestsTo(OTHER);
+    expect(other?.at).toBeGreaterThanOrEqual((second?.answeredAt ?? Number.POSITIVE_INFINITY) + 1000);
+  });
+
   it('holds no timer once no call waits in it', async () => {
     // The first answer frees its slot a second later (its reset); the second is held in flight,
     // and says a limit the client does not know has none left for five seconds.
