@@ -413,6 +413,33 @@ describe('when a slot frees up: as soon as the server window that counted it has
     }
   });
 
+  it('keeps the window it located when a late answer from an earlier window comes in', async () => {
+    // Three per window. The first window's first arrival is answered 1.5 s late, after the second
+    // window's own first answer: it says where a window long over lay, not the current one.
+    const roles = [
+      { remaining: 2, delayMs: 1500 },
+      { remaining: 1, delayMs: 0 },
+      { remaining: 0, delayMs: 0 },
+      { remaining: 2, delayMs: 0 },
+      { remaining: 1, delayMs: 0 },
+    ];
+    let arrived = 0;
+    t.server.on(THING, () => {
+      const role = roles[arrived++] ?? { remaining: 2, delayMs: 0 };
+      return ok(1, { headers: rateLimitHeaders(3, role.remaining, 1), delayMs: role.delayMs });
+    });
+    const client = await t.connect({ rateLimit: { account: { limit: 3, windowMs: 1000 } } });
+    await settleOnFakeClock(Promise.all(Array.from({ length: 8 }, () => send(client))));
+    const requests = sent();
+    const [late, , , opener] = requests;
+    expect(answeredAt(late)).toBeGreaterThan(answeredAt(opener));
+    // The second window's three slots, the late one's included, free up together as it ends.
+    for (const request of requests.slice(5)) {
+      expect(request.at - answeredAt(opener)).toBeGreaterThanOrEqual(1000);
+      expect(request.at - answeredAt(opener)).toBeLessThan(1000 + 100);
+    }
+  });
+
   it('lets a located window free no slot of an answer after it ended', async () => {
     t.server.on(THING, [ok(1, { headers: rateLimitHeaders(2, 1, 1) }), ok(2)]);
     const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 1000 } } });
