@@ -49,7 +49,13 @@ describe('verifySignature', () => {
 
   it('parses items in any order, with whitespace, unknown schemes ignored', () => {
     const v1 = hmacHex(secret, t, body);
-    for (const header of [`v1=${v1},t=${t}`, `  t = ${t} ,  v1 = ${v1}  `, `v0=deadbeef,t=${t},v2=zzz,v1=${v1}`, `t=${t},,v1=${v1},`]) {
+    for (const header of [
+      `v1=${v1},t=${t}`,
+      `  t = ${t} ,  v1 = ${v1}  `,
+      `v0=deadbeef,t=${t},v2=zzz,v1=${v1}`,
+      `t=${t},,v1=${v1},`,
+      `t=${t}, \t ,v1=${v1}`,
+    ]) {
       expect(verifySignature(body, header, secret, { now }).timestamp).toBe(t);
     }
   });
@@ -86,8 +92,11 @@ describe('verifySignature', () => {
     expect(verifySignature(body, `t=${t},v1=${v1.toUpperCase()}`, secret, { now }).timestamp).toBe(t);
     expect(verifySignature(body, `t=${t},v1=not-hex,v1=${v1}`, secret, { now }).timestamp).toBe(t);
     expect(reasonOf(() => verifySignature(body, `t=${t},v1=not-hex,v1=${'00'.repeat(32)}`, secret, { now }))).toBe('malformed_header');
-    // Even-length, and the signature's length, but not hex.
-    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${'zz'.repeat(32)}`, secret, { now }))).toBe('malformed_header');
+    // Even-length, and the signature's length, but not hex: letters past f, and each character
+    // just outside a range of hex digits ('/' ':' '@' 'G' '`' 'g').
+    for (const outside of ['z', '/', ':', '@', 'G', '`', 'g']) {
+      expect(reasonOf(() => verifySignature(body, `t=${t},v1=${outside.repeat(64)}`, secret, { now }))).toBe('malformed_header');
+    }
     expect(() => verifySignature(body, `t=${t},v1=not-hex,v1=${'00'.repeat(32)}`, secret, { now })).toThrow(
       'a v1 signature in the signature header is not an even-length hex string',
     );
