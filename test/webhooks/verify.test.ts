@@ -221,6 +221,15 @@ describe('verifySignature', () => {
     expect(reasonOf(() => verifySignature(body, `t=${t},v1=${hmacHex(secret, t, body)}`, secret))).toBe('timestamp_out_of_tolerance');
   });
 
+  it('says whether the signature header is missing or empty', () => {
+    for (const header of [undefined, null, []]) {
+      expect(() => verifySignature(body, header as unknown as string, secret, { now })).toThrow('the X-Service-Signature header is missing');
+    }
+    for (const header of ['', '   ', ['']]) {
+      expect(() => verifySignature(body, header as unknown as string, secret, { now })).toThrow('the X-Service-Signature header is empty');
+    }
+  });
+
   it.each([
     ['missing_header', undefined],
     ['missing_header', null],
