@@ -228,6 +228,14 @@ describe('verifySignature', () => {
     for (const header of ['', '   ', ['']]) {
       expect(() => verifySignature(body, header as unknown as string, secret, { now })).toThrow('the X-Service-Signature header is empty');
     }
+    expect(() => verifySignature(body, 42 as unknown as string, secret, { now })).toThrow('the signature header must be a string');
+  });
+
+  it('takes a valid signature only from a v1 item, in the form the service sends too', () => {
+    const signature = hmacHex(secret, t, body);
+    for (const scheme of ['v0', 'v2', 'w1', 'vv']) {
+      expect(reasonOf(() => verifySignature(body, `t=${t},${scheme}=${signature}`, secret, { now }))).toBe('missing_signature');
+    }
   });
 
   it.each([
