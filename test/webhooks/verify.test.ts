@@ -231,9 +231,24 @@ describe('verifySignature', () => {
     expect(() => verifySignature(body, 42 as unknown as string, secret, { now })).toThrow('the signature header must be a string');
   });
 
+  it('says what is wrong with a header it cannot read, and ignores items of other names', () => {
+    const v1 = hmacHex(secret, t, body);
+    const refusals: Array<[string, string]> = [
+      [`t=${t},garbage,v1=${v1}`, 'the signature header has an item without "=": expected t=<unix>,v1=<hex>'],
+      [`t=abc,v1=${v1}`, 'the signature header timestamp is not unix seconds'],
+      [`t=${t},t=${t + 1},v1=${v1}`, 'the signature header carries two different timestamps'],
+      [`t=${t}, =x,v1=${v1}`, 'the signature header has an item without a name'],
+      [`v1=${v1}`, 'the signature header has no t=<unix seconds> item'],
+      [`t=${t}`, 'the signature header has no v1=<hex> signature'],
+    ];
+    for (const [header, message] of refusals) expect(() => verifySignature(body, header, secret, { now })).toThrow(message);
+    // Names that only start like t or v1, or end like them, are other schemes.
+    expect(verifySignature(body, `t=${t},tt=1,x=2,ts=3,v1=${v1}`, secret, { now }).timestamp).toBe(t);
+  });
+
   it('takes a valid signature only from a v1 item, in the form the service sends too', () => {
     const signature = hmacHex(secret, t, body);
-    for (const scheme of ['v0', 'v2', 'w1', 'vv']) {
+    for (const scheme of ['v0', 'v2', 'w1', 'vv', 'v10', 'v1x']) {
       expect(reasonOf(() => verifySignature(body, `t=${t},${scheme}=${signature}`, secret, { now }))).toBe('missing_signature');
     }
   });
