@@ -251,6 +251,8 @@ describe('verifySignature', () => {
     for (const scheme of ['v0', 'v2', 'w1', 'vv', 'v10', 'v1x']) {
       expect(reasonOf(() => verifySignature(body, `t=${t},${scheme}=${signature}`, secret, { now }))).toBe('missing_signature');
     }
+    // Without its "=", a v1 of the canonical length is an item without a value at all.
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1:${signature}`, secret, { now }))).toBe('malformed_header');
   });
 
   it.each([
