@@ -253,6 +253,16 @@ describe('verifySignature', () => {
     }
     // Without its "=", a v1 of the canonical length is an item without a value at all.
     expect(reasonOf(() => verifySignature(body, `t=${t},v1:${signature}`, secret, { now }))).toBe('malformed_header');
+    // Nor is a timestamp read from anything but a t= item, however short or wherever its digits.
+    expect(reasonOf(() => verifySignature(body, `x=${t},v1=${signature}`, secret, { now }))).toBe('missing_timestamp');
+    expect(reasonOf(() => verifySignature(body, `t:${t},v1=${signature}`, secret, { now }))).toBe('malformed_header');
+    const short = 12;
+    expect(reasonOf(() => verifySignature(body, `t=${short},v1:${hmacHex(secret, short, body)}`, secret, { now: new Date(short * 1000) }))).toBe(
+      'malformed_header',
+    );
+    const endsIn1x = t - (t % 100) + 15;
+    const its = hmacHex(secret, endsIn1x, body);
+    expect(reasonOf(() => verifySignature(body, `t=${endsIn1x},v2=${its}`, secret, { now: new Date(endsIn1x * 1000) }))).toBe('missing_signature');
   });
 
   it.each([
