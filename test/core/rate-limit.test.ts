@@ -1,5 +1,9 @@
+import { getEventListeners } from 'node:events';
+import { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, ConnectionError, PartnerClient, TimeoutError } from '../../src/index.js';
+import type { Logger, RateLimiter } from '../../src/index.js';
+import { RedisRateLimiter } from '../../src/redis/index.js';
 import { fail, ok, type RecordedRequest, refusedUrl, type Reply, TOKEN_ROUTE } from '../helpers/server.js';
 import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
 import { elapsedSince, useTestServer } from '../helpers/server-client.js';
@@ -234,6 +238,30 @@ describe('which gate a call, an answer and a pause reach', () => {
     expect(t.server.requestsTo(SMS)).toHaveLength(1);
   });
 
+  it("holds no timer once the calls an endpoint's slot given back let through stop waiting", async () => {
+    t.server.on(THING, ok(1));
+    t.server.on(SMS, ok(2));
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 60_000 }, endpoints: { [SMS]: { limit: 2, windowMs: 60_000 } } } });
+    await send(client, 'sms');
+    await send(client, 'thing');
+    // The account is full for a minute: the first SMS holds the endpoint's second slot while it
+    // waits for the account's, the second waits for the endpoint's. The first gives up, its
+    // endpoint slot goes to the second, which waits for the account's in turn, then gives up too.
+    const [first, second] = [new AbortController(), new AbortController()];
+    const holding = send(client, 'sms', first.signal).catch((caught: unknown) => caught);
+    const waiting = send(client, 'sms', second.signal).catch((caught: unknown) => caught);
+    await vi.advanceTimersByTimeAsync(10);
+    first.abort(new Error('gave up'));
+    await holding;
+    await vi.advanceTimersByTimeAsync(10);
+    second.abort(new Error('gave up'));
+    expect(((await waiting) as Error).message).toBe('gave up');
+    // Long enough for the connection's own timers to end, far short of the window.
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(t.server.requestsTo(SMS)).toHaveLength(1);
+  });
+
   it('lets the headers of a limit it was not configured with, some of it left, free no slot early', async () => {
     t.server.on(THING, ok(1, { headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '49', 'x-ratelimit-reset': '1' } }));
     const client = await t.connect({ rateLimit: { account: { limit: 1, windowMs: 60_000 } } });
@@ -278,6 +306,23 @@ describe('which gate a call, an answer and a pause reach', () => {
     }
   });
 
+  it('admits a call waiting behind a request never sent as soon as that slot is given back', async () => {
+    const refused = new PartnerClient({ baseUrl: await refusedUrl(), maxRetries: 0, rateLimit: { account: { limit: 1, windowMs: 60_000 } } });
+    try {
+      const start = performance.now();
+      const outcomes = await settleOnFakeClock(Promise.allSettled([send(refused, 'thing'), send(refused, 'thing')]));
+      for (const outcome of outcomes) {
+        const error = outcome.status === 'rejected' ? (outcome.reason as unknown) : undefined;
+        // The second call was refused too, not held until its deadline for a slot never used.
+        expect(error).toBeInstanceOf(ConnectionError);
+        expect(error).not.toBeInstanceOf(TimeoutError);
+      }
+      expect(elapsedSince(start)).toBeLessThan(1000);
+    } finally {
+      await refused.destroy();
+    }
+  });
+
   it("ends a call waiting for an endpoint's slot at once when the client is destroyed", async () => {
     t.server.on(SMS, ok(1));
     const client = await t.connect({ rateLimit: { endpoints: { [SMS]: { limit: 1, windowMs: 60_000 } } } });
@@ -292,5 +337,88 @@ describe('which gate a call, an answer and a pause reach', () => {
     expect(settled).toBe(true);
     expect(await queued).toBeInstanceOf(ClientClosedError);
     await destroyed;
+  });
+});
+
+describe("a RedisRateLimiter's in-memory fallback", () => {
+  /**
+   * A Redis nobody listens for: each script run fails at once, and under fail-open the limiter
+   * limits this process in memory, with the same limits, for the store's retry interval (which
+   * the fake clock never lets pass).
+   */
+  async function unreachableRedis(): Promise<Redis> {
+    const redis = new Redis(Number(new URL(await refusedUrl()).port), '127.0.0.1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    // The refused connection, told to the limiter by the commands that fail with it.
+    redis.on('error', () => {});
+    return redis;
+  }
+
+  it('ends a call waiting in it with ClientClosedError when the limiter is closed, never sent, and keeps no timer', async () => {
+    const redis = await unreachableRedis();
+    const warnings: string[] = [];
+    const logger: Logger = { debug: () => {}, info: () => {}, warn: (message) => warnings.push(message), error: () => {} };
+    const limiter = new RedisRateLimiter({ redis, account: { limit: 1, windowMs: 60_000 } });
+    t.server.on(THING, ok(1));
+    try {
+      const client = await t.connect({ rateLimit: limiter, logger });
+      await expect(client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false })).resolves.toBe(1);
+      expect(warnings).toEqual([expect.stringMatching(/Redis is unavailable.*in memory/)]);
+      // The fallback's only slot is taken for a minute (and the fake clock keeps Redis unasked).
+      let settled = false;
+      const waiting = client
+        .request({ method: 'GET', path: '/api/v1.1/thing', auth: false })
+        .catch((caught: unknown) => caught)
+        .finally(() => (settled = true));
+      for (let turn = 0; turn < 8; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe(false);
+      limiter.close();
+      const error = await waiting;
+      expect(error).toBeInstanceOf(ClientClosedError);
+      expect(error).toMatchObject({ requestNotSent: true, message: expect.stringMatching(/ was closed while the call waited for a /) });
+      expect(t.server.requestsTo(THING)).toHaveLength(1);
+      // Neither the slot's timer nor the call's deadline outlives the close.
+      await vi.advanceTimersByTimeAsync(15_000);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('leaves no listener on the signal of a call that waited in it', async () => {
+    const redis = await unreachableRedis();
+    const fleet = new RedisRateLimiter({ redis, account: { limit: 1, windowMs: 1000 } });
+    // The limiter as the client sees it, and the signal each call brings to it.
+    const signals: AbortSignal[] = [];
+    const recording: RateLimiter = {
+      acquire: (route, admission) => {
+        if (admission?.signal) signals.push(admission.signal);
+        return fleet.acquire(route, admission);
+      },
+      release: (route, sentAt, rateLimit) => fleet.release(route, sentAt, rateLimit),
+      giveBack: (route) => fleet.giveBack(route),
+      pause: (route, ms) => fleet.pause(route, ms),
+      close: () => fleet.close(),
+      attach: (context) => fleet.attach(context),
+    };
+    const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+    t.server.on(THING, ok(1));
+    try {
+      const client = await t.connect({ rateLimit: recording, logger: silent });
+      await client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false });
+      // The second call waits a window in the fallback for the only slot, then is sent.
+      await settleOnFakeClock(client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false }));
+      expect(t.server.requestsTo(THING)).toHaveLength(2);
+      expect(signals).toHaveLength(2);
+      // A listener left on it would keep the call's waiter alive for as long as the signal lives.
+      expect(getEventListeners(signals[1] as AbortSignal, 'abort')).toEqual([]);
+    } finally {
+      fleet.close();
+      redis.disconnect();
+    }
   });
 });

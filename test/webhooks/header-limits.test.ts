@@ -70,6 +70,11 @@ describe('signature header length limit', () => {
     for (const bad of [Number.NaN, -1, '8192']) {
       const options = { now, maxHeaderLength: bad as number };
       expect(reasonOf(() => verifySignature(body, `t=${t},v1=${v1}`, secret, options))).toBe('malformed_header');
+      expect(() => verifySignature(body, `t=${t},v1=${v1}`, secret, options)).toThrow('maxHeaderLength must be a number of characters, 0 or more');
     }
+    // 0 is a limit like any other: every header is longer.
+    expect(() => verifySignature(body, `t=${t},v1=${v1}`, secret, { now, maxHeaderLength: 0 })).toThrow(
+      'the signature header is longer than 0 characters (maxHeaderLength)',
+    );
   });
 });

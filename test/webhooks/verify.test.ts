@@ -49,7 +49,13 @@ describe('verifySignature', () => {
 
   it('parses items in any order, with whitespace, unknown schemes ignored', () => {
     const v1 = hmacHex(secret, t, body);
-    for (const header of [`v1=${v1},t=${t}`, `  t = ${t} ,  v1 = ${v1}  `, `v0=deadbeef,t=${t},v2=zzz,v1=${v1}`, `t=${t},,v1=${v1},`]) {
+    for (const header of [
+      `v1=${v1},t=${t}`,
+      `  t = ${t} ,  v1 = ${v1}  `,
+      `v0=deadbeef,t=${t},v2=zzz,v1=${v1}`,
+      `t=${t},,v1=${v1},`,
+      `t=${t}, \t ,v1=${v1}`,
+    ]) {
       expect(verifySignature(body, header, secret, { now }).timestamp).toBe(t);
     }
   });
@@ -86,16 +92,19 @@ describe('verifySignature', () => {
     expect(verifySignature(body, `t=${t},v1=${v1.toUpperCase()}`, secret, { now }).timestamp).toBe(t);
     expect(verifySignature(body, `t=${t},v1=not-hex,v1=${v1}`, secret, { now }).timestamp).toBe(t);
     expect(reasonOf(() => verifySignature(body, `t=${t},v1=not-hex,v1=${'00'.repeat(32)}`, secret, { now }))).toBe('malformed_header');
-    // Even-length, and the signature's length, but not hex.
-    expect(reasonOf(() => verifySignature(body, `t=${t},v1=${'zz'.repeat(32)}`, secret, { now }))).toBe('malformed_header');
+    // Even-length, and the signature's length, but not hex: letters past f, and each character
+    // just outside a range of hex digits ('/' ':' '@' 'G' '`' 'g').
+    for (const outside of ['z', '/', ':', '@', 'G', '`', 'g']) {
+      expect(reasonOf(() => verifySignature(body, `t=${t},v1=${outside.repeat(64)}`, secret, { now }))).toBe('malformed_header');
+    }
     expect(() => verifySignature(body, `t=${t},v1=not-hex,v1=${'00'.repeat(32)}`, secret, { now })).toThrow(
       'a v1 signature in the signature header is not an even-length hex string',
     );
   });
 
-  it('refuses a v1 that starts with the valid signature but goes on: only the whole value may match', () => {
+  it('refuses a v1 that starts or ends with the valid signature but goes on: only the whole value may match', () => {
     const v1 = hmacHex(secret, t, body);
-    for (const longer of [`${v1}00`, `${v1}${v1}`]) {
+    for (const longer of [`${v1}00`, `${v1}${v1}`, `00${v1}`]) {
       expect(reasonOf(() => verifySignature(body, `t=${t},v1=${longer}`, secret, { now }))).toBe('signature_mismatch');
       expect(reasonOf(() => verifySignature(body, ` v1=${longer}, t=${t}`, secret, { now }))).toBe('signature_mismatch');
     }
@@ -210,6 +219,50 @@ describe('verifySignature', () => {
     const fresh = Math.floor(Date.now() / 1000);
     expect(verifySignature(body, `t=${fresh},v1=${hmacHex(secret, fresh, body)}`, secret).timestamp).toBe(fresh);
     expect(reasonOf(() => verifySignature(body, `t=${t},v1=${hmacHex(secret, t, body)}`, secret))).toBe('timestamp_out_of_tolerance');
+  });
+
+  it('says whether the signature header is missing or empty', () => {
+    for (const header of [undefined, null, []]) {
+      expect(() => verifySignature(body, header as unknown as string, secret, { now })).toThrow('the X-Service-Signature header is missing');
+    }
+    for (const header of ['', '   ', ['']]) {
+      expect(() => verifySignature(body, header as unknown as string, secret, { now })).toThrow('the X-Service-Signature header is empty');
+    }
+    expect(() => verifySignature(body, 42 as unknown as string, secret, { now })).toThrow('the signature header must be a string');
+  });
+
+  it('says what is wrong with a header it cannot read, and ignores items of other names', () => {
+    const v1 = hmacHex(secret, t, body);
+    const refusals: Array<[string, string]> = [
+      [`t=${t},garbage,v1=${v1}`, 'the signature header has an item without "=": expected t=<unix>,v1=<hex>'],
+      [`t=abc,v1=${v1}`, 'the signature header timestamp is not unix seconds'],
+      [`t=${t},t=${t + 1},v1=${v1}`, 'the signature header carries two different timestamps'],
+      [`t=${t}, =x,v1=${v1}`, 'the signature header has an item without a name'],
+      [`v1=${v1}`, 'the signature header has no t=<unix seconds> item'],
+      [`t=${t}`, 'the signature header has no v1=<hex> signature'],
+    ];
+    for (const [header, message] of refusals) expect(() => verifySignature(body, header, secret, { now })).toThrow(message);
+    // Names that only start like t or v1, or end like them, are other schemes.
+    expect(verifySignature(body, `t=${t},tt=1,x=2,ts=3,v1=${v1}`, secret, { now }).timestamp).toBe(t);
+  });
+
+  it('takes a valid signature only from a v1 item, in the form the service sends too', () => {
+    const signature = hmacHex(secret, t, body);
+    for (const scheme of ['v0', 'v2', 'w1', 'vv', 'v10', 'v1x']) {
+      expect(reasonOf(() => verifySignature(body, `t=${t},${scheme}=${signature}`, secret, { now }))).toBe('missing_signature');
+    }
+    // Without its "=", a v1 of the canonical length is an item without a value at all.
+    expect(reasonOf(() => verifySignature(body, `t=${t},v1:${signature}`, secret, { now }))).toBe('malformed_header');
+    // Nor is a timestamp read from anything but a t= item, however short or wherever its digits.
+    expect(reasonOf(() => verifySignature(body, `x=${t},v1=${signature}`, secret, { now }))).toBe('missing_timestamp');
+    expect(reasonOf(() => verifySignature(body, `t:${t},v1=${signature}`, secret, { now }))).toBe('malformed_header');
+    const short = 12;
+    expect(reasonOf(() => verifySignature(body, `t=${short},v1:${hmacHex(secret, short, body)}`, secret, { now: new Date(short * 1000) }))).toBe(
+      'malformed_header',
+    );
+    const endsIn1x = t - (t % 100) + 15;
+    const its = hmacHex(secret, endsIn1x, body);
+    expect(reasonOf(() => verifySignature(body, `t=${endsIn1x},v2=${its}`, secret, { now: new Date(endsIn1x * 1000) }))).toBe('missing_signature');
   });
 
   it.each([
