@@ -16,7 +16,7 @@ import { type Sleepers, monotonicNow } from './sleep.js';
 import { urlParsingAltersPath } from './validate.js';
 import type { Wire, WireRequest, WireResponse } from './wire.js';
 import type { Middleware } from './middleware.js';
-import { type ChainCall, sendThroughChain } from './middleware-attempt.js';
+import { sendThroughChain } from './middleware-attempt.js';
 import type { Logger } from './options.js';
 import { WritePolicy, markMayHaveSucceeded } from './write-policy.js';
 
@@ -100,8 +100,6 @@ export class Call<T> {
   readonly #middleware: readonly Middleware[] | undefined;
   /** An error a middleware threw of its own: the call ends with it, unretried. */
   #middlewareFailure: unknown;
-  /** What the middleware chain needs of this call, made on its first attempt through it. */
-  #chain: CallChain | undefined;
   /** Why `beforeRetry` gave up, when it did: the call ends on that decision. */
   #gaveUp: CallEndReason | undefined;
 
@@ -357,57 +355,22 @@ export class Call<T> {
   }
 
   #throughMiddleware(middleware: readonly Middleware[], request: WireRequest): Promise<WireResponse> {
-    return sendThroughChain(
-      (this.#chain ??= new CallChain(this.#context, this.#spec, this.#writes.idempotencyKey, middleware, this)),
+    const context = this.#context;
+    const spec = this.#spec;
+    return sendThroughChain({
+      middleware,
+      wire: context.wire,
       request,
-      this.#sends,
-    );
-  }
-
-  /** The typed error of a failed exchange of the attempt in flight (see CallLifetime.attemptFailure). */
-  exchangeFailure(error: unknown, origin: string): unknown {
-    return this.#lifetime.attemptFailure(error, this.#sends, origin, this.#context.scrubber);
-  }
-
-  /** A middleware threw an error of its own: the call ends with it, unretried. */
-  middlewareFailed(error: unknown): void {
-    this.#middlewareFailure = error;
-  }
-}
-
-/** What the middleware chain needs of a call, made once per call on its first attempt through it. */
-class CallChain implements ChainCall {
-  readonly wire: Wire;
-  readonly operation: string;
-  readonly route: string;
-  readonly logger: Logger;
-  readonly maxResponseBytes: number;
-  readonly idempotencyKey: string | undefined;
-  readonly middleware: readonly Middleware[];
-  readonly #call: Call<unknown>;
-
-  constructor(
-    context: TransportContext,
-    spec: RequestSpec<unknown>,
-    idempotencyKey: string | undefined,
-    middleware: readonly Middleware[],
-    call: Call<unknown>,
-  ) {
-    this.idempotencyKey = idempotencyKey;
-    this.middleware = middleware;
-    this.wire = context.wire;
-    this.operation = spec.operation;
-    this.route = spec.route;
-    this.logger = context.middlewareLogger;
-    this.maxResponseBytes = context.maxResponseBytes;
-    this.#call = call;
-  }
-
-  failure(error: unknown, origin: string): unknown {
-    return this.#call.exchangeFailure(error, origin);
-  }
-
-  ownFailure(error: unknown): void {
-    this.#call.middlewareFailed(error);
+      context: {
+        operation: spec.operation,
+        route: spec.route,
+        attempt: this.#sends,
+        idempotencyKey: this.#writes.idempotencyKey,
+        logger: context.middlewareLogger,
+      },
+      maxResponseBytes: context.maxResponseBytes,
+      failure: (error, origin) => this.#lifetime.attemptFailure(error, this.#sends, origin, context.scrubber),
+      ownFailure: (error) => (this.#middlewareFailure = error),
+    });
   }
 }

@@ -145,15 +145,14 @@ class AnswerResponse extends Response {
   }
 }
 
-/** What a chain needs of its call, the same for each of its attempts. */
-export interface ChainCall {
-  readonly middleware: readonly Middleware[];
-  readonly wire: Wire;
-  readonly operation: string;
-  readonly route: string;
-  readonly idempotencyKey: string | undefined;
-  readonly logger: MiddlewareContext['logger'];
-  readonly maxResponseBytes: number;
+/** What one attempt through a chain needs of its call. */
+export interface ChainAttempt {
+  middleware: readonly Middleware[];
+  wire: Wire;
+  /** The request as the client built it for this attempt (its signal is the attempt's). */
+  request: WireRequest;
+  context: Omit<MiddlewareContext, 'signal'>;
+  maxResponseBytes: number;
   /** The typed error of a failed exchange, as the call reports wire failures (see CallLifetime.attemptFailure). */
   failure(error: unknown, origin: string): unknown;
   /** Told of an error a middleware threw of its own: it ends the call as it is, unretried. */
@@ -168,8 +167,8 @@ export interface ChainCall {
  * chain, every exchange in flight and `context.signal` through the attempt's one target, without
  * an event listener on the hot path.
  */
-export function sendThroughChain(call: ChainCall, request: WireRequest, attempt: number): Promise<WireResponse> {
-  return new ChainRun(call, request, attempt).run();
+export function sendThroughChain(attempt: ChainAttempt): Promise<WireResponse> {
+  return new ChainRun(attempt).run();
 }
 
 /**
@@ -194,12 +193,12 @@ class ChainContext implements MiddlewareContext {
     },
   };
 
-  constructor(call: ChainCall, attempt: number, run: ChainRun) {
-    this.operation = call.operation;
-    this.route = call.route;
-    this.attempt = attempt;
-    this.idempotencyKey = call.idempotencyKey;
-    this.logger = call.logger;
+  constructor(context: ChainAttempt['context'], run: ChainRun) {
+    this.operation = context.operation;
+    this.route = context.route;
+    this.attempt = context.attempt;
+    this.idempotencyKey = context.idempotencyKey;
+    this.logger = context.logger;
     this.#run = run;
     Object.defineProperty(this, 'signal', ChainContext.#signalProperty);
   }
@@ -211,12 +210,8 @@ class ChainContext implements MiddlewareContext {
  * `context.signal`: a pass-through middleware costs a few allocations per attempt.
  */
 class ChainRun implements AttemptTarget {
-  /** The call; undefined once the attempt's answer is settled, so that nothing this run outlives keeps it. */
-  #call: ChainCall | undefined;
-  /** The request as the client built it for this attempt (its signal is the attempt's). */
-  readonly #request: WireRequest;
-  /** Its URL, the one string a middleware's request is compared with. */
-  readonly #url: string;
+  /** The attempt; undefined once its answer is settled, so that nothing this run outlives keeps the call. */
+  #attempt: ChainAttempt | undefined;
   /** Why the attempt was cut, once it is. */
   #cut: { reason: unknown } | undefined;
   #controller: AbortController | undefined;
@@ -231,13 +226,11 @@ class ChainRun implements AttemptTarget {
   readonly #context: MiddlewareContext;
   readonly #next: MiddlewareNext;
 
-  constructor(call: ChainCall, request: WireRequest, attempt: number) {
-    this.#call = call;
-    this.#request = request;
-    this.#url = request.origin + request.path;
-    const signal = request.signal;
+  constructor(attempt: ChainAttempt) {
+    this.#attempt = attempt;
+    const signal = attempt.request.signal;
     if (signal.aborted) this.#cut = { reason: signal.reason };
-    this.#context = new ChainContext(call, attempt, this);
+    this.#context = new ChainContext(attempt.context, this);
     this.#next = (forward) => {
       const answer = this.#send(forward);
       // A middleware may start `next` and answer without awaiting it: its failure is then no one's.
@@ -247,22 +240,26 @@ class ChainRun implements AttemptTarget {
   }
 
   run(): Promise<WireResponse> {
-    const call = this.#call as ChainCall;
-    const request = this.#request;
-    const initial = new AttemptRequest(request.method, this.#url, request.headers, request.body);
+    const attempt = this.#attempt as ChainAttempt;
+    const initial = new AttemptRequest(
+      attempt.request.method,
+      attempt.request.origin + attempt.request.path,
+      attempt.request.headers,
+      attempt.request.body,
+    );
     return new Promise<WireResponse>((resolve, reject) => {
       if (this.#cut) {
         this.#over();
         reject(this.#cut.reason);
         return;
       }
-      request.signal.target = this;
+      attempt.request.signal.target = this;
       this.#reject = reject;
-      runChain(call.middleware, initial, this.#context, this.#next).then(
+      runChain(attempt.middleware, initial, this.#context, this.#next).then(
         (value) => {
           let response: Response;
           try {
-            response = checkedAnswer(value, call.middleware, 0, this.#context);
+            response = checkedAnswer(value, attempt.middleware, 0, this.#context);
           } catch (error) {
             reject(this.#failed(error));
             return;
@@ -270,7 +267,7 @@ class ChainRun implements AttemptTarget {
           this.#over();
           const answer = AnswerResponse.answerOf(response);
           if (answer) resolve(answer);
-          else readAnswer(response, initial.url, call.maxResponseBytes).then(resolve, reject);
+          else readAnswer(response, initial.url, attempt.maxResponseBytes).then(resolve, reject);
         },
         (error: unknown) => reject(this.#failed(error)),
       );
@@ -283,10 +280,10 @@ class ChainRun implements AttemptTarget {
    * to keep the call, every attempt's objects would live on until a full collection.
    */
   #over(): void {
-    if (this.#call === undefined) return;
-    const signal = this.#request.signal;
-    if (signal.target === this) signal.target = undefined;
-    this.#call = undefined;
+    const attempt = this.#attempt;
+    if (attempt === undefined) return;
+    if (attempt.request.signal.target === this) attempt.request.signal.target = undefined;
+    this.#attempt = undefined;
     this.#reject = undefined;
   }
 
@@ -309,69 +306,44 @@ class ChainRun implements AttemptTarget {
     return this.#controller.signal;
   }
 
-  #send(next: MiddlewareRequest): Promise<Response> {
-    const call = this.#call;
-    if (call === undefined) {
-      return Promise.reject(
-        new TypeError(
-          `next() was called after the attempt of ${this.#context.operation} had ended: a middleware sends within its attempt (its limiter slot, timeout and deadline), never after`,
-        ),
+  async #send(next: MiddlewareRequest): Promise<Response> {
+    const attempt = this.#attempt;
+    if (attempt === undefined) {
+      throw new TypeError(
+        `next() was called after the attempt of ${this.#context.operation} had ended: a middleware sends within its attempt (its limiter slot, timeout and deadline), never after`,
       );
     }
-    const request = this.#request;
-    const url = next.url;
-    let origin = request.origin;
-    let path = request.path;
-    if (url !== this.#url) {
-      try {
-        ({ origin, path } = splitUrl(url));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
-    const key = call.idempotencyKey;
+    const { request } = attempt;
+    const { origin, path } = next.url === request.origin + request.path ? request : splitUrl(next.url);
+    const key = attempt.context.idempotencyKey;
     const headers = next instanceof AttemptRequest ? next.wireHeaders(key) : keyed(headerRecord(next.headers), key);
     const signal = new AttemptSignal();
     if (this.#cut) signal.abort(this.#cut.reason);
     if (this.#exchange === undefined) this.#exchange = signal;
     else (this.#more ??= new Set()).add(signal);
     this.#sent = true;
-    let sent: Promise<WireResponse>;
     try {
-      sent = call.wire.send({ method: next.method, origin, path, headers, body: next.body, signal });
+      return new AnswerResponse(await attempt.wire.send({ method: next.method, origin, path, headers, body: next.body, signal }));
     } catch (error) {
-      sent = Promise.reject(error);
+      const typed = attempt.failure(error, origin);
+      (this.#passed ??= []).push(typed);
+      throw typed;
+    } finally {
+      if (this.#exchange === signal) this.#exchange = undefined;
+      else this.#more?.delete(signal);
     }
-    return sent.then(
-      (answer) => {
-        this.#exchanged(signal);
-        return new AnswerResponse(answer);
-      },
-      (error: unknown) => {
-        this.#exchanged(signal);
-        const typed = call.failure(error, origin);
-        (this.#passed ??= []).push(typed);
-        throw typed;
-      },
-    );
-  }
-
-  /** The exchange of `signal` is over. */
-  #exchanged(signal: AttemptSignal): void {
-    if (this.#exchange === signal) this.#exchange = undefined;
-    else this.#more?.delete(signal);
   }
 
   /** What the call is told of the chain's failure; the attempt is over then. */
   #failed(error: unknown): unknown {
-    const call = this.#call;
+    const attempt = this.#attempt;
     this.#over();
-    if (call === undefined || this.#cut || this.#passed?.includes(error)) return error;
+    if (attempt === undefined || this.#cut || this.#passed?.includes(error)) return error;
     if (error instanceof RetryableError) {
       (error as { requestNotSent: boolean }).requestNotSent = !this.#sent;
       return error;
     }
-    call.ownFailure(error);
+    attempt.ownFailure(error);
     return error;
   }
 }

@@ -83,14 +83,6 @@ export function runChain(
   context: MiddlewareContext,
   send: MiddlewareNext,
 ): Promise<unknown> {
-  if (middleware.length === 1) {
-    // One middleware, the common case: its `next` is the send itself, no dispatch to build.
-    try {
-      return Promise.resolve((middleware[0] as Middleware)(request, send, context));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
   const dispatch = (index: number, current: MiddlewareRequest): Promise<unknown> => {
     const layer = middleware[index];
     if (layer === undefined) return send(current);
