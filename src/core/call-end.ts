@@ -52,8 +52,7 @@ export const CALL_ENDS: Readonly<Record<CallEndReason, string>> = {
 export type BuiltEnding =
   | { readonly reason: 'client_closed'; readonly route: string | undefined }
   | { readonly reason: 'client_cut'; readonly route: string; readonly why: string; readonly inFlight: boolean; readonly nothingSent: boolean }
-  | { readonly reason: 'limiter_closed'; readonly limiter: 'client' | 'fleet' }
-  | { readonly reason: 'limiter_unavailable'; readonly route: string | undefined; readonly why: string; readonly cause: unknown }
+  | { readonly reason: 'limiter_closed' }
   | { readonly reason: 'deadline'; readonly route: string; readonly timeoutMs: number }
   | { readonly reason: 'rate_limit_wait_past_deadline'; readonly route: string; readonly timeoutMs: number; readonly waitMs: number | undefined }
   | { readonly reason: 'original_in_flight'; readonly route: string; readonly timeoutMs: number };
@@ -63,7 +62,6 @@ interface BuiltErrors {
   client_closed: ClientClosedError;
   client_cut: ClientClosedError;
   limiter_closed: ClientClosedError;
-  limiter_unavailable: ConnectionError;
   deadline: TimeoutError;
   rate_limit_wait_past_deadline: TimeoutError;
   original_in_flight: TimeoutError;
@@ -88,16 +86,7 @@ function buildError(ending: BuiltEnding): BuiltErrors[keyof BuiltErrors] {
         { requestNotSent: ending.nothingSent },
       );
     case 'limiter_closed':
-      return new ClientClosedError(
-        ending.limiter === 'client'
-          ? 'the client was closed while the call waited for a rate-limit slot'
-          : 'the rate limiter was closed while the call waited for a slot',
-      );
-    case 'limiter_unavailable':
-      return new ConnectionError(
-        `${ending.route ?? 'rate limiter'}: the rate limiter's store (Redis) is unavailable (${ending.why}); the request was not sent`,
-        { cause: ending.cause, requestNotSent: true },
-      );
+      return new ClientClosedError('the client was closed while the call waited for a rate-limit slot');
     // Thrown before sending: the attempt provably never left.
     case 'deadline':
       return new TimeoutError(`${ending.route} ran past its deadline`, ending.timeoutMs, { requestNotSent: true });
@@ -115,7 +104,34 @@ function buildError(ending: BuiltEnding): BuiltErrors[keyof BuiltErrors] {
   }
 }
 
-/** The ending an error was built for by {@link endError}; undefined for any other error. */
+/** An ending only fleet mode meets, with what its message names. */
+type FleetEnding =
+  | { readonly reason: 'limiter_closed' }
+  | { readonly reason: 'limiter_unavailable'; readonly route: string | undefined; readonly why: string; readonly cause: unknown };
+
+/**
+ * The endings only fleet mode meets, its limiter closed by its owner or its Redis failing under
+ * `'fail-closed'`: apart from {@link endError}, so that a client without fleet mode does not carry
+ * their messages.
+ */
+export function fleetEndError(ending: Extract<FleetEnding, { reason: 'limiter_closed' }>): ClientClosedError;
+export function fleetEndError(ending: Extract<FleetEnding, { reason: 'limiter_unavailable' }>): ConnectionError;
+export function fleetEndError(ending: FleetEnding): ClientClosedError | ConnectionError {
+  const error =
+    ending.reason === 'limiter_closed'
+      ? new ClientClosedError('the rate limiter was closed while the call waited for a slot')
+      : new ConnectionError(
+          `${ending.route ?? 'rate limiter'}: the rate limiter's store (Redis) is unavailable (${ending.why}); the request was not sent`,
+          {
+            cause: ending.cause,
+            requestNotSent: true,
+          },
+        );
+  builtBy.set(error, ending.reason);
+  return error;
+}
+
+/** The ending an error was built for by {@link endError} or {@link fleetEndError}; undefined for any other error. */
 export function endOf(error: unknown): CallEndReason | undefined {
   return typeof error === 'object' && error !== null ? builtBy.get(error) : undefined;
 }

@@ -228,7 +228,7 @@ export class LocalRateLimiter implements RateLimiter {
   }
 
   /** Refuses every waiting and later call with `reason`: the client's closing, unless the fleet limiter falling back on this one is closed. */
-  close(reason: ClientClosedError = endError({ reason: 'limiter_closed', limiter: 'client' })): void {
+  close(reason: ClientClosedError = endError({ reason: 'limiter_closed' })): void {
     this.#closed = reason;
     this.#account?.close(reason);
     for (const gate of this.#gates.values()) gate.close(reason);

@@ -1,6 +1,6 @@
 import { checkLimiterOptions, type RedisRateLimiterOptions, type StoreErrorPolicy } from './options.js';
 import { DEFAULT_MAX_SERVER_WAIT_MS, STORE_RETRY_AFTER_MS } from '../core/defaults.js';
-import { endError } from '../core/call-end.js';
+import { fleetEndError } from '../core/call-end.js';
 import { type ClientClosedError, ConfigurationError } from '../core/errors.js';
 import type { Logger, RateLimitOptions } from '../core/options.js';
 import { type LimiterContext, LocalRateLimiter, type RateLimiter, RouteLimits } from '../core/rate-limit.js';
@@ -228,7 +228,7 @@ export class RedisRateLimiter implements RateLimiter {
     if (error instanceof ConfigurationError) return error;
     const reason = error instanceof Error ? error.message : String(error);
     if (this.#policy === 'fail-closed') {
-      return endError({ reason: 'limiter_unavailable', route, why: reason, cause: error });
+      return fleetEndError({ reason: 'limiter_unavailable', route, why: reason, cause: error });
     }
     this.#localUntil = monotonicNow() + STORE_RETRY_AFTER_MS;
     // A connection its owner closed is no outage to warn of: the process is shutting down.
@@ -271,5 +271,5 @@ export class RedisRateLimiter implements RateLimiter {
 }
 
 function closedError(): ClientClosedError {
-  return endError({ reason: 'limiter_closed', limiter: 'fleet' });
+  return fleetEndError({ reason: 'limiter_closed' });
 }

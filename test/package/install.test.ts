@@ -13,7 +13,7 @@ import { ensureBuilt, root } from './built.js';
  * too, so that the README's links work in node_modules and on the npm page; their share is
  * measured apart and reported beside it.
  */
-const MAX_PACKED_BYTES = 299_000;
+const MAX_PACKED_BYTES = 302_000;
 /** What a client-only install may bring: the package's dependencies and theirs. */
 const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod'];
 

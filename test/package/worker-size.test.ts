@@ -23,9 +23,12 @@ import { minifiedWorkerGzip } from '../helpers/worker-bundle.js';
 const run = promisify(execFile);
 const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
 
-/** Gzip bytes: set at 40,117 and 60,601 (client), 44,553 and 67,246 (client and webhook handler). */
+/**
+ * Gzip bytes: set at 40,117 and 60,601 (client), 44,553 and 67,246 (client and webhook handler);
+ * the client's as wrangler bundles it raised once, to 61,800, for the names of a call's endings.
+ */
 const BUDGETS = {
-  client: { minified: 40 * 1024, wrangler: 60 * 1024 },
+  client: { minified: 40 * 1024, wrangler: 61_800 },
   webhooks: { minified: 45_800, wrangler: 69_200 },
 } as const;
 
