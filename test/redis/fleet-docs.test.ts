@@ -79,7 +79,8 @@ function pattern(written: string): RegExp {
 
 /** Whether a time to live fits what a TTL cell says. */
 function fitsTtl(cell: string, ttlMs: number): boolean {
-  const windowMs = WINDOW_MS + marginMs(WINDOW_MS);
+  // A slot frees at an instant rounded up to the window's step (a thousandth of it), margin included.
+  const windowMs = WINDOW_MS + marginMs(WINDOW_MS) + Math.max(1, WINDOW_MS / 1000);
   const rules: Record<string, () => boolean> = {
     'a window': () => ttlMs <= windowMs,
     'a window and a second': () => ttlMs <= windowMs + 1000,
