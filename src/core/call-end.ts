@@ -1,8 +1,9 @@
 /**
  * Why a call ended, as one value. Every way a call can end has a name in {@link CALL_ENDS}; an
  * ending the client decides itself (a deadline, a cut, a closed limiter) is turned into its error
- * by {@link endError} and nowhere else, and that error remembers its ending. Tracing
- * (`partner.call.end`) and diagnostics (`end` of a message) report the same name.
+ * here and nowhere else — by {@link endError}, or by {@link fleetEndError} for the two only fleet
+ * mode meets — and that error remembers its ending ({@link endOf}). Tracing (`partner.call.end`)
+ * and diagnostics (`end` of a message) report the same name.
  */
 import { ClientClosedError, ConnectionError, TimeoutError } from './errors.js';
 
