@@ -27,6 +27,18 @@ export function marginMs(windowMs: number): number {
 }
 
 /**
+ * How long after its first request was sent a server window certainly lasts, given the
+ * `X-RateLimit-Reset` of that request's answer (`resetMs`): the server rounds the time left up to
+ * whole seconds, so more than `resetMs` − 1 s was left when the request arrived, and the request
+ * arrived after it was sent. Nothing more is known of where the window began: a server may open a
+ * window with its first request, or on the clock's whole seconds and minutes, with another
+ * client's request or none; so a window of a second or less is never located.
+ */
+function locatedEndMs(resetMs: number, windowMs: number): number {
+  return Math.min(windowMs, resetMs - 1000);
+}
+
+/**
  * At most `limit` requests in any fixed window of `windowMs` on the server, however that window
  * is placed. A slot is taken at admission and given back at an instant by which the server
  * window that counted the request has certainly ended; only then may another request take it.
@@ -38,11 +50,14 @@ export function marginMs(windowMs: number): number {
  *   (the only bound when the server sends no X-RateLimit headers);
  * - its answer time + X-RateLimit-Reset seconds (spec part 8 rule 2; the server rounds up);
  * - the located window: an answer with Remaining = Limit − 1 was the first of its window, which
- *   therefore ends between its send time + `windowMs` and its answer time + `windowMs`. Every
- *   request answered before that lower bound arrived inside that window or an earlier one, so
- *   it frees up at the upper bound. A whole batch sent at the start of a server window thus
- *   frees up at once, one round trip after the window opened, and the next batch goes out
- *   right at the server's boundary instead of drifting by the spread of the answer times.
+ *   therefore ends after its send time + `locatedEndMs` (its Reset less a second) and by the
+ *   answer's own free instant. Every request answered before that lower bound arrived inside
+ *   that window or an earlier one, so it frees up at the upper bound. A whole batch sent at the
+ *   start of a server window of a minute thus frees up at once, one round trip after the window
+ *   opened, and the next batch goes out right at the server's boundary instead of drifting by
+ *   the spread of the answer times. Where the window began is not assumed: with windows on the
+ *   clock's whole minutes, opened by another process, its first answer may come a second before
+ *   the end, and says so in its Reset.
  *
  * A pause the server imposes (a 429's Retry-After, Remaining 0 until the reset) is believed for at
  * most `maxPauseMs` (the client's `maxServerWaitMs`) from the answer that imposed it: one bogus
@@ -117,9 +132,12 @@ export class WindowGate {
     let freeAt = now + this.windowMs;
     if (rateLimit) {
       freeAt = Math.min(freeAt, now + rateLimit.resetSeconds * 1000);
-      if (rateLimit.remaining === rateLimit.limit - 1 && sentAt + this.windowMs > this.#windowEndsAfter) {
-        this.#windowEndsAfter = sentAt + this.windowMs;
-        this.#windowEndsBy = now + this.windowMs;
+      if (rateLimit.remaining === rateLimit.limit - 1) {
+        const endsAfter = sentAt + locatedEndMs(rateLimit.resetSeconds * 1000, this.windowMs);
+        if (endsAfter > this.#windowEndsAfter) {
+          this.#windowEndsAfter = endsAfter;
+          this.#windowEndsBy = freeAt;
+        }
       }
     }
     if (now < this.#windowEndsAfter) freeAt = Math.min(freeAt, this.#windowEndsBy);

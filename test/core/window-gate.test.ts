@@ -7,6 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
+import { marginMs } from '../../src/core/window-gate.js';
 import { fail, ok, type RecordedRequest } from '../helpers/server.js';
 import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
 import { settlesAtOnce, useTestServer } from '../helpers/server-client.js';
@@ -70,31 +71,36 @@ describe('when a slot frees up: as soon as the server window that counted it has
     expect((second?.at ?? Number.POSITIVE_INFINITY) - answeredAt(first)).toBeLessThan(100);
   });
 
+  // Windows of a minute: a Reset in whole seconds says where one ends, to the second.
+  const MINUTE = 60_000;
+  /** How late after the 60 s a slot may free: the margin for a window of a minute, its step, and two of the fake clock's. */
+  const LATE_MS = marginMs(MINUTE) + MINUTE / 1000 + 50;
+
   it('frees a whole batch when the window its first answer located ends, whatever the later answers took', async () => {
-    // Three per window: each window's first arrival is answered at once, the two others 300 and
-    // 600 ms later; Remaining counts down within the window as the server's would.
+    // Three per minute, each window opened by its first request: that arrival is answered at
+    // once, the two others 300 and 600 ms later; Remaining counts down as the server's would.
     let arrived = 0;
     t.server.on(THING, () => {
       const place = arrived++ % 3;
-      return ok(1, { headers: rateLimitHeaders(3, 2 - place, 1), delayMs: 300 * place });
+      return ok(1, { headers: rateLimitHeaders(3, 2 - place, 60), delayMs: 300 * place });
     });
-    const client = await t.connect({ rateLimit: { account: { limit: 3, windowMs: 1000 } } });
+    const client = await t.connect({ rateLimit: { account: { limit: 3, windowMs: MINUTE } }, timeoutMs: 5 * MINUTE });
     await settleOnFakeClock(Promise.all(Array.from({ length: 9 }, () => send(client))));
     const requests = sent();
     for (const batch of [1, 2]) {
       const opener = answeredAt(requests[3 * (batch - 1)]);
       for (const request of requests.slice(3 * batch, 3 * batch + 3)) {
-        expect(request.at - opener).toBeGreaterThanOrEqual(1000);
-        expect(request.at - opener).toBeLessThan(1000 + 100);
+        expect(request.at - opener).toBeGreaterThanOrEqual(MINUTE);
+        expect(request.at - opener).toBeLessThan(MINUTE + LATE_MS);
       }
     }
   });
 
   it('keeps the window it located when a late answer from an earlier window comes in', async () => {
-    // Three per window. The first window's first arrival is answered 1.5 s late, after the second
-    // window's own first answer: it says where a window long over lay, not the current one.
+    // Three per minute. The first window's first arrival is answered 61.5 s late, after the
+    // second window's own first answer: it says where a window long over lay, not the current one.
     const roles = [
-      { remaining: 2, delayMs: 1500 },
+      { remaining: 2, delayMs: 61_500 },
       { remaining: 1, delayMs: 0 },
       { remaining: 0, delayMs: 0 },
       { remaining: 2, delayMs: 0 },
@@ -103,29 +109,90 @@ describe('when a slot frees up: as soon as the server window that counted it has
     let arrived = 0;
     t.server.on(THING, () => {
       const role = roles[arrived++] ?? { remaining: 2, delayMs: 0 };
-      return ok(1, { headers: rateLimitHeaders(3, role.remaining, 1), delayMs: role.delayMs });
+      return ok(1, { headers: rateLimitHeaders(3, role.remaining, 60), delayMs: role.delayMs });
     });
-    const client = await t.connect({ rateLimit: { account: { limit: 3, windowMs: 1000 } } });
+    const client = await t.connect({ rateLimit: { account: { limit: 3, windowMs: MINUTE } }, timeoutMs: 5 * MINUTE });
     await settleOnFakeClock(Promise.all(Array.from({ length: 8 }, () => send(client))));
     const requests = sent();
     const [late, , , opener] = requests;
     expect(answeredAt(late)).toBeGreaterThan(answeredAt(opener));
     // The second window's three slots, the late one's included, free up together as it ends.
     for (const request of requests.slice(5)) {
-      expect(request.at - answeredAt(opener)).toBeGreaterThanOrEqual(1000);
-      expect(request.at - answeredAt(opener)).toBeLessThan(1000 + 100);
+      expect(request.at - answeredAt(opener)).toBeGreaterThanOrEqual(MINUTE);
+      expect(request.at - answeredAt(opener)).toBeLessThan(MINUTE + LATE_MS);
     }
   });
 
-  it('lets a located window free no slot of an answer after it ended', async () => {
-    t.server.on(THING, [ok(1, { headers: rateLimitHeaders(2, 1, 1) }), ok(2)]);
-    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: 1000 } } });
+  it('frees a slot whose answer said nothing by the Reset of the window located, not a window after', async () => {
+    // The first answer of a window half over (Reset 30 of 60 s) locates its end; the next
+    // answer carries no X-RateLimit headers, yet arrived before that end, so counted in it.
+    t.server.on(THING, [ok(1, { headers: rateLimitHeaders(2, 1, 30) }), ok(2)]);
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: MINUTE } }, timeoutMs: 5 * MINUTE });
     await send(client);
-    await vi.advanceTimersByTimeAsync(2000);
+    await vi.advanceTimersByTimeAsync(1000);
+    await send(client);
+    await settleOnFakeClock(Promise.all([send(client), send(client)]));
+    const [opener, , ...next] = sent();
+    expect(next).toHaveLength(2);
+    for (const request of next) {
+      expect(request.at - answeredAt(opener)).toBeGreaterThanOrEqual(30_000);
+      expect(request.at - answeredAt(opener)).toBeLessThan(30_000 + LATE_MS);
+    }
+  });
+
+  it('does not take a window opened on the clock by another process to begin at its own first answer', async () => {
+    // Two per minute, windows on the clock's whole minutes. Another client of the account sends
+    // the first request of every window but the first. This client's first request comes a
+    // second before the first window ends (Remaining 1, Reset 1): it says where that window ends,
+    // not that a window began there. Its second, in the next window, is told Remaining 0.
+    const windows = new Map<number, number>();
+    let throttled = 0;
+    t.server.on(THING, (request: RecordedRequest) => {
+      const index = Math.floor(request.at / MINUTE);
+      const used = windows.get(index) ?? (index === 0 ? 0 : 1);
+      const resetSeconds = Math.ceil(((index + 1) * MINUTE - request.at) / 1000);
+      if (used >= 2) {
+        throttled += 1;
+        return fail(429, 'RATE_LIMITED', { headers: { 'retry-after': String(resetSeconds) } });
+      }
+      windows.set(index, used + 1);
+      return ok(1, { headers: rateLimitHeaders(2, 1 - used, resetSeconds) });
+    });
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: MINUTE } }, timeoutMs: 5 * MINUTE, maxRetries: 0 });
+    await vi.advanceTimersByTimeAsync(MINUTE - 1000 - (performance.now() % MINUTE));
+    const start = Math.floor(performance.now() / MINUTE) * MINUTE;
+    await send(client);
+    await vi.advanceTimersByTimeAsync(1100);
+    await send(client);
+    await settleOnFakeClock(Promise.all([send(client), send(client)]));
+    expect(throttled).toBe(0);
+    // The third waits for the second window's end (another process's request and its own fill it).
+    const [, , third] = sent();
+    expect((third?.at ?? 0) - start).toBeGreaterThanOrEqual(2 * MINUTE);
+    expect((third?.at ?? 0) - start).toBeLessThan(2 * MINUTE + 1000 + LATE_MS);
+  });
+
+  it('lets a located window free no slot of an answer after it ended', async () => {
+    t.server.on(THING, [ok(1, { headers: rateLimitHeaders(2, 1, 60) }), ok(2)]);
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: MINUTE } }, timeoutMs: 5 * MINUTE });
+    await send(client);
+    await vi.advanceTimersByTimeAsync(2 * MINUTE);
     await Promise.all([send(client), send(client)]);
     await settleOnFakeClock(send(client));
     const [, second, third, fourth] = sent();
-    expect((fourth?.at ?? 0) - Math.min(answeredAt(second), answeredAt(third))).toBeGreaterThanOrEqual(1000);
+    expect((fourth?.at ?? 0) - Math.min(answeredAt(second), answeredAt(third))).toBeGreaterThanOrEqual(MINUTE);
+  });
+
+  it('locates no window longer than its own from a Reset past it', async () => {
+    // A window's first answer claims a reset a day away: the window still ends within a minute.
+    t.server.on(THING, [ok(1, { headers: rateLimitHeaders(2, 1, 86_400) }), ok(2)]);
+    const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: MINUTE } }, timeoutMs: 5 * MINUTE });
+    await send(client);
+    await vi.advanceTimersByTimeAsync(2 * MINUTE);
+    await Promise.all([send(client), send(client)]);
+    await settleOnFakeClock(send(client));
+    const [, second, third, fourth] = sent();
+    expect((fourth?.at ?? 0) - Math.min(answeredAt(second), answeredAt(third))).toBeGreaterThanOrEqual(MINUTE);
   });
 
   it('holds each slot a window after its own answer, not after an earlier one', async () => {

@@ -12,6 +12,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { installFakeClock } from '../helpers/clock.js';
 import { type RedisServer, startRedis } from '../helpers/redis.js';
+import { fail, ok, type RecordedRequest, startTestServer } from '../helpers/server.js';
 
 let redis: RedisServer;
 const sandboxes: SandboxHandle[] = [];
@@ -256,6 +257,58 @@ describe('RedisRateLimiter', () => {
     const asked = await listSims(second).catch((error: unknown) => error);
     expect(asked).toBeInstanceOf(RateLimitError);
     expect(await throttled(target)).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('RedisRateLimiter against windows on the clock', () => {
+  it('does not take a window another process opened to begin at its own first answer: no 429', async () => {
+    // Two per 2 s, windows on the clock's even seconds; someone outside the fleet sends the first
+    // request of every window but the first. The fleet's first request comes 0.9 s before the
+    // first window ends (Remaining 1, Reset 1): it locates that window's end, not its start. The
+    // second, in the next window, is told Remaining 0; the third must wait for that window's end.
+    const WINDOW_MS = 2_000;
+    const server = await startTestServer();
+    const used = new Map<number, number>();
+    let first: number | undefined;
+    let refused = 0;
+    server.on('GET /api/v1.1/thing', (request: RecordedRequest) => {
+      const index = Math.floor(request.at / WINDOW_MS);
+      first ??= index;
+      const count = used.get(index) ?? (index === first ? 0 : 1);
+      const resetSeconds = Math.ceil(((index + 1) * WINDOW_MS - request.at) / 1000);
+      if (count >= 2) {
+        refused += 1;
+        return fail(429, 'RATE_LIMITED', { headers: { 'retry-after': String(resetSeconds) } });
+      }
+      used.set(index, count + 1);
+      const headers = { 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': String(1 - count), 'x-ratelimit-reset': String(resetSeconds) };
+      return ok(1, { headers });
+    });
+    try {
+      const namespace = `clock-${namespaces++}`;
+      const fleet = [0, 1].map(() => {
+        const client = new PartnerClient({
+          baseUrl: server.url,
+          key: 'k',
+          secret: 's',
+          maxRetries: 0,
+          rateLimit: new RedisRateLimiter({ redis: redis.client(), namespace, account: { limit: 2, windowMs: WINDOW_MS } }),
+        });
+        clients.push(client);
+        return client;
+      });
+      const thing = (client: PartnerClient | undefined) => client?.request({ method: 'GET', path: '/api/v1.1/thing', auth: false });
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      await sleep(WINDOW_MS - 900 - (performance.now() % WINDOW_MS));
+      await thing(fleet[0]);
+      await sleep(1_000);
+      await thing(fleet[1]);
+      await thing(fleet[0]);
+      expect(refused).toBe(0);
+      expect(server.requestsTo('GET /api/v1.1/thing')).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -253,6 +253,19 @@ const SETTLE_CASES: SettleCase[] = [
     answer: { admitted: 7, spares: 0, waitMs: [LEASE_MS - 1_000, LEASE_MS + 100] },
   },
   {
+    name: "a window's first answer locates it no further than its reset: an answer after that reset holds its slot a window",
+    given: [
+      // A lease shorter than the case: what B is told to wait for is the slot, not A's lease.
+      { settle: { as: 'A', asking: 2, leaseMs: 1_000 } },
+      { settle: { as: 'A', answers: [{ sinceSentMs: 0, rateLimit: { remaining: 9, resetMs: 1_000 }, describedGate: 1 }] } },
+      // Past that window's end (its reset, the margin and a step): the second answer comes from the next window.
+      { pass: 1_000 + MARGIN_MS + STEP_MS + 50 },
+      { settle: { as: 'A', answers: [{ rateLimit: { remaining: 8, resetMs: WINDOW_MS }, describedGate: 1 }] } },
+    ],
+    ask: { as: 'B', asking: 10 },
+    answer: { admitted: 9, spares: 0, waitMs: [WINDOW_MS - 200, WINDOW_MS + MARGIN_MS + STEP_MS] },
+  },
+  {
     name: "a lease not renewed ends: the process's requests stop counting",
     given: [{ settle: { as: 'A', asking: 10, leaseMs: 1 } }, { pass: 5 }],
     ask: { as: 'B', asking: 10 },
@@ -340,6 +353,59 @@ describe('the settle script', () => {
       expect(reply.waitMs).toBeGreaterThanOrEqual(answer.waitMs[0]);
       expect(reply.waitMs).toBeLessThanOrEqual(answer.waitMs[1]);
     }
+  });
+});
+
+/** The window a first answer locates, as the settle script keeps it: ms from now to its bounds. */
+interface LocatedCase {
+  name: string;
+  /** Earlier first answers' resets, settled before. */
+  given?: number[];
+  resetMs: number;
+  sinceSentMs: number;
+  endsAfterMs: number;
+  endsByMs: number;
+}
+
+const LOCATED_CASES: LocatedCase[] = [
+  {
+    name: 'ends after its send time and its reset less a second, by its own reset',
+    resetMs: 30_000,
+    sinceSentMs: 200,
+    endsAfterMs: 29_000 - 200,
+    endsByMs: 30_000,
+  },
+  { name: 'a reset of a second locates no end after the send time', resetMs: 1_000, sinceSentMs: 200, endsAfterMs: -200, endsByMs: 1_000 },
+  {
+    name: 'a reset past the window locates no end further than a window',
+    resetMs: 86_400_000,
+    sinceSentMs: 200,
+    endsAfterMs: WINDOW_MS - 200,
+    endsByMs: WINDOW_MS,
+  },
+  {
+    name: 'a window located further on is kept',
+    given: [WINDOW_MS],
+    resetMs: 1_000,
+    sinceSentMs: 0,
+    endsAfterMs: WINDOW_MS - 1_000,
+    endsByMs: WINDOW_MS,
+  },
+];
+
+describe('the window a first answer (Remaining = Limit - 1) locates', () => {
+  it.each(LOCATED_CASES)('$name', async ({ given = [], resetMs, sinceSentMs, endsAfterMs, endsByMs }) => {
+    const one = new Case();
+    const first = (reset: number, since: number) => ({ sinceSentMs: since, rateLimit: { remaining: 9, resetMs: reset }, describedGate: 1 });
+    for (const reset of given) await one.step({ settle: { as: 'A', answers: [first(reset, 0)] } });
+    await one.step({ settle: { as: 'A', answers: [first(resetMs, sinceSentMs)] } });
+    const now = await serverMs();
+    const [after, by] = await redis.hmget(`${one.gate('account').name}:window`, 'after', 'by');
+    // Measured a little after the script ran: each bound is at most the time since earlier.
+    expect(Number(after) - now).toBeLessThanOrEqual(endsAfterMs);
+    expect(Number(after) - now).toBeGreaterThan(endsAfterMs - 100);
+    expect(Number(by) - now).toBeLessThanOrEqual(endsByMs);
+    expect(Number(by) - now).toBeGreaterThan(endsByMs - 100);
   });
 });
 
