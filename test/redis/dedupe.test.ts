@@ -128,6 +128,55 @@ describe('RedisDedupeStore', () => {
     expect(() => new RedisDedupeStore({ redis: {} as never })).toThrow(ConfigurationError);
     expect(() => new RedisDedupeStore({ redis: {} as never })).toThrow(/option redis: must be an ioredis client/);
   });
+
+  it('refuses each option it cannot use with a ConfigurationError naming the store and the option', () => {
+    const client = redis.client();
+    const refusals: Array<[unknown, string]> = [
+      [undefined, 'redis'],
+      [{ redis: client, namespace: 'two words' }, 'namespace'],
+      [{ redis: client, commandTimeoutMs: 1.5 }, 'commandTimeoutMs'],
+      [{ redis: client, nope: true }, 'nope'],
+      // A done key's TTL of its own: a whole number of milliseconds, at least 1.
+      ...[0, -1, 0.5, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '60000'].map((ttlMs): [unknown, string] => [{ redis: client, ttlMs }, 'ttlMs']),
+    ];
+    for (const [options, option] of refusals) {
+      let caught: unknown;
+      try {
+        new RedisDedupeStore(options as RedisDedupeStoreOptions);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, JSON.stringify(options ?? null)).toBeInstanceOf(ConfigurationError);
+      expect((caught as ConfigurationError).message).toMatch(new RegExp(`^(invalid|unknown) RedisDedupeStore option ${option}\\b`));
+      expect(caught).toMatchObject({ code: 'CONFIGURATION_ERROR', option });
+    }
+    expect(() => new RedisDedupeStore({ redis: client, ttlMs: 1 })).not.toThrow();
+  });
+
+  it('keeps every key it records for its own ttlMs when given one, whatever the deduplicator asks', async () => {
+    const client = redis.client();
+    const store = new RedisDedupeStore({ redis: client, namespace: 'own-ttl', ttlMs: 7_000 });
+    expect(await store.setIfAbsent('voice.test.completed:vqt_1', 60_000)).toBe(true);
+    expect(await store.claim('voice.test.completed:vqt_2', 'token-2', 60_000)).toBe('claimed');
+    await store.markDone('voice.test.completed:vqt_2', 60_000);
+    for (const key of ['own-ttl:dedupe:voice.test.completed:vqt_1', 'own-ttl:dedupe:voice.test.completed:vqt_2']) {
+      const ttl = await client.pttl(key);
+      expect(ttl, key).toBeGreaterThan(6_000);
+      expect(ttl, key).toBeLessThanOrEqual(7_000);
+    }
+  });
+
+  it('refuses a script reply outside its contract with an error naming the script', async () => {
+    const client = redis.client();
+    // A connection that answers every script with 2, the rest as Redis does.
+    const odd = new Proxy(client, {
+      get: (target, name, receiver) => (name === 'evalsha' ? async () => 2 : Reflect.get(target, name, receiver)),
+    });
+    const store = new RedisDedupeStore({ redis: odd, namespace: 'odd' });
+    await expect(store.claim('voice.test.completed:vqt_1', 'token', 1_000)).rejects.toThrow(/Redis answered the claim script with/);
+    await expect(store.markDone('voice.test.completed:vqt_1', 1_000)).rejects.toThrow(/Redis answered the mark-done script with/);
+    await expect(store.delete('voice.test.completed:vqt_1', 'token')).rejects.toThrow(/Redis answered the release script with/);
+  });
 });
 
 describe('RedisDedupeStore when Redis fails around a handler', () => {
