@@ -3,7 +3,7 @@
  * stands for one process of a fleet: they share nothing but Redis (fleet.test.ts runs the same
  * over child processes).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError, ConnectionError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { ClientOptions, Logger } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
@@ -12,7 +12,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { installFakeClock } from '../helpers/clock.js';
 import { type RedisServer, startRedis } from '../helpers/redis.js';
-import { fail, ok, type RecordedRequest, startTestServer } from '../helpers/server.js';
+import { fail, ok, type RecordedRequest, startTestServer, type TestServer } from '../helpers/server.js';
 
 let redis: RedisServer;
 const sandboxes: SandboxHandle[] = [];
@@ -309,6 +309,112 @@ describe('RedisRateLimiter against windows on the clock', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('RedisRateLimiter against a server of its own', () => {
+  const THING = 'GET /api/v1.1/thing';
+  let server: TestServer;
+
+  beforeEach(async () => {
+    server = await startTestServer();
+  });
+
+  afterEach(async () => {
+    await server.close();
+  });
+
+  /** One process of a fleet calling the test server, its warnings and errors kept. */
+  function process(namespace: string, limits: Omit<RedisRateLimiterOptions, 'redis' | 'namespace'>, options: ClientOptions = {}) {
+    const lines: Array<[string, string]> = [];
+    const logger: Logger = {
+      debug: () => {},
+      info: () => {},
+      warn: (message) => lines.push(['warn', message]),
+      error: (message) => lines.push(['error', message]),
+    };
+    const limiter = new RedisRateLimiter({ redis: redis.client(), namespace, ...limits });
+    const client = new PartnerClient({ baseUrl: server.url, key: 'k', secret: 's', maxRetries: 0, rateLimit: limiter, logger, ...options });
+    clients.push(client);
+    const thing = () => client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false });
+    return { client, limiter, lines, thing };
+  }
+
+  const rateLimitHeaders = (limit: number, remaining: number, resetSeconds: number) => ({
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(resetSeconds),
+  });
+
+  it('settles answers without X-RateLimit headers and renews the lease of a route without a limit of its own: nothing to report', async () => {
+    // Each answer takes 300 ms: three quarters of the account's window, so the lease is renewed meanwhile.
+    server.on(THING, ok(1, { delayMs: 300 }));
+    const namespace = `plain-${namespaces++}`;
+    const one = process(namespace, { account: { limit: 10, windowMs: 400 } });
+    await one.thing();
+    await one.thing();
+    await flightEmptied(namespace);
+    expect(one.lines).toEqual([]);
+  });
+
+  it('pauses every process for a limit it was not given, answered Remaining 0, until the reset', async () => {
+    // The reset is two minutes away, believed for two minutes (maxServerWaitMs), past the second
+    // call's deadline (its attempt and a minute): it fails at once, unsent.
+    server.on(THING, ok(1, { headers: rateLimitHeaders(50, 0, 120) }));
+    const namespace = `unknown-limit-${namespaces++}`;
+    const limits = { account: { limit: 120, windowMs: 60_000 } };
+    const first = process(namespace, limits, { maxServerWaitMs: 120_000 });
+    await first.thing();
+    await flightEmptied(namespace);
+    const second = process(namespace, limits, { timeoutMs: 500, maxServerWaitMs: 120_000 });
+    const refused = await second.thing().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TimeoutError);
+    expect(refused).toMatchObject({ requestNotSent: true });
+    expect(server.requestsTo(THING)).toHaveLength(1);
+  });
+
+  it('takes a pause of no length (0, negative or NaN ms) as none: nothing written, nothing reported', async () => {
+    server.on(THING, ok(1));
+    const namespace = `no-pause-${namespaces++}`;
+    const one = process(namespace, { account: { limit: 10, windowMs: 60_000 } });
+    await one.thing();
+    for (const ms of [0, -1_000, Number.NaN]) one.limiter.pause(THING, ms);
+    await one.thing();
+    expect(await redis.client().keys(`${namespace}:*pause*`)).toEqual([]);
+    expect(one.lines).toEqual([]);
+  });
+
+  it('holds the count of a request in flight for a lease of a window and its margin', async () => {
+    server.on(THING, ok(1, { delayMs: 500 }));
+    const namespace = `lease-length-${namespaces++}`;
+    const one = process(namespace, { account: { limit: 10, windowMs: 60_000 } });
+    const call = one.thing();
+    await until(async () => server.requestsTo(THING).length > 0);
+    const [alive] = await redis.client().keys(`${namespace}:*:account:alive`);
+    const [, until_] = await redis.client().zrange(alive as string, 0, 0, 'WITHSCORES');
+    const [seconds, micros] = await redis.client().time();
+    const now = Number(seconds) * 1000 + Number(micros) / 1000;
+    // A window of a minute and its margin (122 ms), less the moments since the lease began.
+    expect(Number(until_) - now).toBeGreaterThan(60_000);
+    await call;
+  });
+
+  it("follows a window's first answer from the time its request was sent, not the time it settled", async () => {
+    // Two per 3 s. The first request is answered a second after it was sent (Remaining 1,
+    // Reset 3): its window lasts past its send time and 2 s. The second, sent 2.1 s after the
+    // first, is past that, so it may lie in the next window: told Remaining 0 there, the process
+    // waits a whole window after its answer, not the first window's end.
+    const WINDOW_MS = 3_000;
+    server.on(THING, [ok(1, { headers: rateLimitHeaders(2, 1, 3), delayMs: 1_000 }), ok(2, { headers: rateLimitHeaders(2, 0, 3) }), ok(3)]);
+    const namespace = `sent-at-${namespaces++}`;
+    const one = process(namespace, { account: { limit: 2, windowMs: WINDOW_MS } }, { timeoutMs: 10_000 });
+    await one.thing();
+    const [opener] = server.requestsTo(THING);
+    await new Promise((resolve) => setTimeout(resolve, 2_100 - (performance.now() - (opener?.at ?? 0))));
+    await one.thing();
+    await one.thing();
+    const [, second, third] = server.requestsTo(THING);
+    expect((third?.at ?? 0) - (second?.answeredAt ?? Number.NaN)).toBeGreaterThanOrEqual(WINDOW_MS - 100);
   });
 });
 
