@@ -325,7 +325,7 @@ describe('RedisRateLimiter against a server of its own', () => {
   });
 
   /** One process of a fleet calling the test server, its warnings and errors kept. */
-  function process(namespace: string, limits: Omit<RedisRateLimiterOptions, 'redis' | 'namespace'>, options: ClientOptions = {}) {
+  function fleetProcess(namespace: string, limits: Omit<RedisRateLimiterOptions, 'redis' | 'namespace'>, options: ClientOptions = {}) {
     const lines: Array<[string, string]> = [];
     const logger: Logger = {
       debug: () => {},
@@ -350,7 +350,7 @@ describe('RedisRateLimiter against a server of its own', () => {
     // Each answer takes 300 ms: three quarters of the account's window, so the lease is renewed meanwhile.
     server.on(THING, ok(1, { delayMs: 300 }));
     const namespace = `plain-${namespaces++}`;
-    const one = process(namespace, { account: { limit: 10, windowMs: 400 } });
+    const one = fleetProcess(namespace, { account: { limit: 10, windowMs: 400 } });
     await one.thing();
     await one.thing();
     await flightEmptied(namespace);
@@ -363,10 +363,10 @@ describe('RedisRateLimiter against a server of its own', () => {
     server.on(THING, ok(1, { headers: rateLimitHeaders(50, 0, 120) }));
     const namespace = `unknown-limit-${namespaces++}`;
     const limits = { account: { limit: 120, windowMs: 60_000 } };
-    const first = process(namespace, limits, { maxServerWaitMs: 120_000 });
+    const first = fleetProcess(namespace, limits, { maxServerWaitMs: 120_000 });
     await first.thing();
     await flightEmptied(namespace);
-    const second = process(namespace, limits, { timeoutMs: 500, maxServerWaitMs: 120_000 });
+    const second = fleetProcess(namespace, limits, { timeoutMs: 500, maxServerWaitMs: 120_000 });
     const refused = await second.thing().catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(TimeoutError);
     expect(refused).toMatchObject({ requestNotSent: true });
@@ -376,7 +376,7 @@ describe('RedisRateLimiter against a server of its own', () => {
   it('takes a pause of no length (0, negative or NaN ms) as none: nothing written, nothing reported', async () => {
     server.on(THING, ok(1));
     const namespace = `no-pause-${namespaces++}`;
-    const one = process(namespace, { account: { limit: 10, windowMs: 60_000 } });
+    const one = fleetProcess(namespace, { account: { limit: 10, windowMs: 60_000 } });
     await one.thing();
     for (const ms of [0, -1_000, Number.NaN]) one.limiter.pause(THING, ms);
     await one.thing();
@@ -387,15 +387,15 @@ describe('RedisRateLimiter against a server of its own', () => {
   it('holds the count of a request in flight for a lease of a window and its margin', async () => {
     server.on(THING, ok(1, { delayMs: 500 }));
     const namespace = `lease-length-${namespaces++}`;
-    const one = process(namespace, { account: { limit: 10, windowMs: 60_000 } });
+    const one = fleetProcess(namespace, { account: { limit: 10, windowMs: 60_000 } });
     const call = one.thing();
     await until(async () => server.requestsTo(THING).length > 0);
     const [alive] = await redis.client().keys(`${namespace}:*:account:alive`);
-    const [, until_] = await redis.client().zrange(alive as string, 0, 0, 'WITHSCORES');
+    const [, leaseEnds] = await redis.client().zrange(alive as string, '0', '0', 'WITHSCORES');
     const [seconds, micros] = await redis.client().time();
     const now = Number(seconds) * 1000 + Number(micros) / 1000;
     // A window of a minute and its margin (122 ms), less the moments since the lease began.
-    expect(Number(until_) - now).toBeGreaterThan(60_000);
+    expect(Number(leaseEnds) - now).toBeGreaterThan(60_000);
     await call;
   });
 
@@ -407,7 +407,7 @@ describe('RedisRateLimiter against a server of its own', () => {
     const WINDOW_MS = 3_000;
     server.on(THING, [ok(1, { headers: rateLimitHeaders(2, 1, 3), delayMs: 1_000 }), ok(2, { headers: rateLimitHeaders(2, 0, 3) }), ok(3)]);
     const namespace = `sent-at-${namespaces++}`;
-    const one = process(namespace, { account: { limit: 2, windowMs: WINDOW_MS } }, { timeoutMs: 10_000 });
+    const one = fleetProcess(namespace, { account: { limit: 2, windowMs: WINDOW_MS } }, { timeoutMs: 10_000 });
     await one.thing();
     const [opener] = server.requestsTo(THING);
     await new Promise((resolve) => setTimeout(resolve, 2_100 - (performance.now() - (opener?.at ?? 0))));
