@@ -15,6 +15,7 @@ import {
   UnprocessableEntityError,
 } from './errors.js';
 import { safeParse } from 'zod/mini';
+import { PARSE_OPTIONS } from '../schemas/messages.js';
 import { parseRetryAfterSeconds } from './headers.js';
 import type { Scrubber } from './redact.js';
 import type { ApiResult, RequestSpec, ResponseInfo } from './request.js';
@@ -123,7 +124,7 @@ function finish<T>(
   validate: boolean,
 ): ApiResult<T> {
   if (!spec.schema || !validate) return { data: data as T, meta, response };
-  const result = safeParse(spec.schema, data);
+  const result = safeParse(spec.schema, data, PARSE_OPTIONS);
   if (!result.success) throw new ResponseValidationError(toValidationIssues(result.error.issues), spec.route);
   return { data: result.data, meta, response };
 }

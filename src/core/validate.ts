@@ -1,6 +1,7 @@
 import { type z, safeParse } from 'zod/mini';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 import { unknownOptionMessage } from '../shared/option-names.js';
+import { PARSE_OPTIONS, zodMessages } from '../schemas/messages.js';
 
 /** zod issues as the SDK's readable issues: a dotted path and a message. */
 export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
@@ -24,7 +25,7 @@ function inputErrors(kind: string): z.core.$ZodErrorMap {
   return (issue) => {
     if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
     if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownOptionMessage(kind, key, declaredNames(issue.inst))).join('; ');
-    return undefined;
+    return zodMessages(issue);
   };
 }
 
@@ -33,7 +34,7 @@ function inputErrors(kind: string): z.core.$ZodErrorMap {
  * names where the input sits (`body`); `kind` what its members are, for an unknown one.
  */
 export function parseInput<S extends z.core.$ZodType>(schema: S, value: unknown, context: string, prefix: string, kind: string): z.output<S> {
-  const parsed = safeParse(schema, value);
+  const parsed = safeParse(schema, value, PARSE_OPTIONS);
   if (parsed.success) return parsed.data;
   // The friendlier messages cost a per-call error map, so only a refused input pays for them.
   const explained = safeParse(schema, value, { error: inputErrors(kind) });

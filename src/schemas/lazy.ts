@@ -1,16 +1,13 @@
 import * as z from 'zod/mini';
-import en from 'zod/v4/locales/en.js';
 
 /**
  * What zod's classic API sets up when it builds its first schema, set the same way before ours
- * are built: English messages (the ones RequestValidationError and ResponseValidationError carry)
- * and the memoizer (read when a schema is built: a reference cycle in a body is then parsed,
- * not a stack overflow). Only what is unset: an application's own `z.config()` wins.
+ * are built: the memoizer (read when a schema is built: a reference cycle in a body is then
+ * parsed, not a stack overflow), only when unset, so that an application's own `z.config()` wins.
+ * The SDK's messages are its own (messages.ts), given to each parse: zod's locale is not touched.
  */
 function useZodDefaults(): void {
-  const config = z.config();
-  if (!config.localeError) z.config(en());
-  if (!config.memoizer) z.config({ memoizer: z.memoizer() });
+  if (!z.config().memoizer) z.config({ memoizer: z.memoizer() });
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { lazy } from './lazy.js';
+import { PARSE_OPTIONS } from './messages.js';
 import { answerObject, notShown, openEnum, timestamp } from './common.js';
 
 /**
@@ -87,7 +88,7 @@ export function transactionSchemaWithResult<R>(result: z.ZodMiniType<R>): z.ZodM
   return z.extend(transactionBaseSchema(), { result: z.optional(z.nullable(pending)) }).check(
     z.superRefine((transaction, context) => {
       if (transaction.status !== 'COMPLETED') return;
-      const completed = result.safeParse(transaction.result);
+      const completed = result.safeParse(transaction.result, PARSE_OPTIONS);
       if (completed.success) return;
       for (const issue of completed.error.issues) {
         context.addIssue({ code: 'custom', message: issue.message, path: ['result', ...issue.path] });

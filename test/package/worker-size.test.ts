@@ -25,10 +25,11 @@ const WRANGLER = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.j
 
 /**
  * Gzip bytes: set at 40,117 and 60,601 (client), 44,553 and 67,246 (client and webhook handler);
- * the client's as wrangler bundles it raised once, to 61,800, for the names of a call's endings.
+ * the client's as wrangler bundles it raised once, to 61,800, for the names of a call's endings,
+ * and back to the goal, 60 KiB, once the SDK's check messages no longer carried zod's locale.
  */
 const BUDGETS = {
-  client: { minified: 40 * 1024, wrangler: 61_800 },
+  client: { minified: 40 * 1024, wrangler: 60 * 1024 },
   webhooks: { minified: 45_800, wrangler: 69_200 },
 } as const;
 
