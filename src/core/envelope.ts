@@ -124,7 +124,9 @@ function finish<T>(
   validate: boolean,
 ): ApiResult<T> {
   if (!spec.schema || !validate) return { data: data as T, meta, response };
-  const result = safeParse(spec.schema, data, PARSE_OPTIONS);
-  if (!result.success) throw new ResponseValidationError(toValidationIssues(result.error.issues), spec.route);
+  const result = safeParse(spec.schema, data);
+  // The SDK's own messages cost a context per parse, so only an answer refused pays for them.
+  if (!result.success)
+    throw new ResponseValidationError(toValidationIssues((safeParse(spec.schema, data, PARSE_OPTIONS).error ?? result.error).issues), spec.route);
   return { data: result.data, meta, response };
 }

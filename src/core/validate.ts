@@ -1,7 +1,7 @@
 import { type z, safeParse } from 'zod/mini';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 import { unknownOptionMessage } from '../shared/option-names.js';
-import { PARSE_OPTIONS, zodMessages } from '../schemas/messages.js';
+import { zodMessages } from '../schemas/messages.js';
 
 /** zod issues as the SDK's readable issues: a dotted path and a message. */
 export function toValidationIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
@@ -34,9 +34,9 @@ function inputErrors(kind: string): z.core.$ZodErrorMap {
  * names where the input sits (`body`); `kind` what its members are, for an unknown one.
  */
 export function parseInput<S extends z.core.$ZodType>(schema: S, value: unknown, context: string, prefix: string, kind: string): z.output<S> {
-  const parsed = safeParse(schema, value, PARSE_OPTIONS);
+  const parsed = safeParse(schema, value);
   if (parsed.success) return parsed.data;
-  // The friendlier messages cost a per-call error map, so only a refused input pays for them.
+  // The SDK's own, friendlier messages cost a per-call error map, so only a refused input pays for them.
   const explained = safeParse(schema, value, { error: inputErrors(kind) });
   const issues = toValidationIssues((explained.error ?? parsed.error).issues).map((issue) => ({
     ...issue,
