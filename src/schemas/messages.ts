@@ -35,8 +35,8 @@ function size(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooBig | z.core.$ZodIss
 /**
  * The English messages of the SDK's own checks (`RequestValidationError`, `ResponseValidationError`
  * issues), the wording of zod's English locale for every issue the SDK's schemas can raise. Passed
- * to each parse the SDK makes, so that zod's global configuration is neither read nor changed: an
- * application's own zod setup and the SDK's messages stay apart.
+ * to the parse that explains a refusal, so that zod's global configuration is neither read nor
+ * changed: an application's own zod setup and the SDK's messages stay apart.
  */
 export const zodMessages: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
@@ -84,5 +84,5 @@ export const zodMessages: z.core.$ZodErrorMap = (issue) => {
   }
 };
 
-/** The options of every parse the SDK makes: its own messages. */
+/** The options of a parse whose issues the SDK reports: its own messages. */
 export const PARSE_OPTIONS: z.core.ParseContext<z.core.$ZodIssue> = { error: zodMessages };
