@@ -102,7 +102,9 @@ function main() {
     }
   }
   if (failed) {
-    process.stdout.write('\nEach survivor not listed is a missing test, or an equivalent mutant to list with its reason; move or drop the entries left behind.\n');
+    process.stdout.write(
+      '\nEach survivor not listed is a missing test, or an equivalent mutant to list with its reason; move or drop the entries left behind.\n',
+    );
     process.exit(1);
   }
 }

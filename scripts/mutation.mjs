@@ -10,6 +10,10 @@
  * `--mutate <files>` (comma-separated, or repeated) narrows the run to those files, each sent to
  * the configuration that covers it. Such a run starts from the configuration's incremental file
  * (reports/) but writes its own (reports/mutation/), so that file keeps every mutated file's results.
+ *
+ * After each configuration, scripts/mutation-check.mjs holds its report to
+ * test/mutation/equivalent-mutants.md: the run fails if a survivor is not listed there, or an
+ * entry there has no survivor left (the code it named moved or changed).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -25,12 +29,14 @@ const configs = [
     name: 'fast tier',
     file: 'test/mutation/stryker.config.mjs',
     incrementalFile: 'reports/stryker-incremental.json',
+    report: 'reports/mutation/mutation.json',
     covers: (file) => !file.startsWith('src/redis/'),
   },
   {
     name: 'Redis',
     file: 'test/mutation/stryker.redis.config.mjs',
     incrementalFile: 'reports/stryker-redis-incremental.json',
+    report: 'reports/mutation/redis.json',
     covers: (file) => file.startsWith('src/redis/'),
   },
 ];
@@ -53,6 +59,7 @@ const node = major >= 22 ? [process.execPath] : ['npx', '-y', '-p', 'node@22', '
 const stryker = path.join('node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
 const { mutate, rest } = splitArguments(process.argv.slice(2));
 
+let failed = false;
 for (const config of configs) {
   const args = ['run', config.file];
   if (mutate.length > 0) {
@@ -68,4 +75,8 @@ for (const config of configs) {
   const { status, error } = spawnSync(command, [...prefix, stryker, ...args, ...rest], { stdio: 'inherit' });
   if (error) throw error;
   if (status !== 0) process.exit(status ?? 1);
+  // The run held to the list of equivalent mutants: each survivor it does not name is a missing test.
+  const checked = spawnSync(process.execPath, ['scripts/mutation-check.mjs', config.report], { stdio: 'inherit' });
+  if (checked.status !== 0) failed = true;
 }
+if (failed) process.exit(1);
