@@ -218,3 +218,12 @@ export async function refusedAfterToken(): Promise<Loopback> {
   });
   return loopback;
 }
+
+/** The X-RateLimit headers of an answer (spec part 8 rule 2). */
+export function rateLimitHeaders(limit: number, remaining: number, resetSeconds: number): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(resetSeconds),
+  };
+}

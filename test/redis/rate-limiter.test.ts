@@ -12,7 +12,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { installFakeClock } from '../helpers/clock.js';
 import { type RedisServer, startRedis } from '../helpers/redis.js';
-import { fail, ok, type RecordedRequest, startTestServer, type TestServer } from '../helpers/server.js';
+import { fail, ok, rateLimitHeaders, type RecordedRequest, startTestServer, type TestServer } from '../helpers/server.js';
 
 let redis: RedisServer;
 const sandboxes: SandboxHandle[] = [];
@@ -339,12 +339,6 @@ describe('RedisRateLimiter against a server of its own', () => {
     const thing = () => client.request({ method: 'GET', path: '/api/v1.1/thing', auth: false });
     return { client, limiter, lines, thing };
   }
-
-  const rateLimitHeaders = (limit: number, remaining: number, resetSeconds: number) => ({
-    'x-ratelimit-limit': String(limit),
-    'x-ratelimit-remaining': String(remaining),
-    'x-ratelimit-reset': String(resetSeconds),
-  });
 
   it('settles answers without X-RateLimit headers and renews the lease of a route without a limit of its own: nothing to report', async () => {
     // Each answer takes 300 ms: three quarters of the account's window, so the lease is renewed meanwhile.
