@@ -4,7 +4,8 @@ import * as z from 'zod/mini';
  * What zod's classic API sets up when it builds its first schema, set the same way before ours
  * are built: the memoizer (read when a schema is built: a reference cycle in a body is then
  * parsed, not a stack overflow), only when unset, so that an application's own `z.config()` wins.
- * The SDK's messages are its own (messages.ts), given to each parse: zod's locale is not touched.
+ * The SDK's messages are its own (messages.ts), given to the parse that explains a refusal:
+ * zod's locale is not touched.
  */
 function useZodDefaults(): void {
   if (!z.config().memoizer) z.config({ memoizer: z.memoizer() });
