@@ -30,12 +30,18 @@ function assertInstalled(): void {
   }
 }
 
+/** `count` distinct ports free on loopback: each is held until all are found, so none comes twice. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  return ports;
+}
+
 async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const [port] = await freePorts(1);
+  return port as number;
 }
 
 function launch(port: number, dir: string, extra: string[] = []): Promise<ChildProcess> {
@@ -121,11 +127,17 @@ export interface RedisCluster {
   stop(): Promise<void>;
 }
 
-function clusterNode(port: number, dir: string): Promise<ChildProcess> {
+/**
+ * A cluster node on `port`, its cluster bus on `busPort`: a free port of its own, not redis-server's
+ * default of the port plus 10,000, which is out of range for a port above 55,535 and may be taken.
+ */
+function clusterNode(port: number, busPort: number, dir: string): Promise<ChildProcess> {
   mkdirSync(dir, { recursive: true });
   return launch(port, dir, [
     '--cluster-enabled',
     'yes',
+    '--cluster-port',
+    String(busPort),
     '--cluster-config-file',
     `nodes-${port}.conf`,
     '--cluster-node-timeout',
@@ -164,11 +176,11 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     rmSync(root, { recursive: true, force: true });
   };
   try {
-    const ports: number[] = [];
-    for (let i = 0; i < 6; i++) ports.push(await freePort());
+    const free = await freePorts(12);
+    const ports = free.slice(0, 6);
     await Promise.all(
-      ports.map(async (port) => {
-        const node = await clusterNode(port, path.join(root, String(port)));
+      ports.map(async (port, index) => {
+        const node = await clusterNode(port, free[6 + index] as number, path.join(root, String(port)));
         nodes.set(port, node);
         // Each node's log, for the message of a cluster that does not recover.
         node.stdout?.on('data', (chunk: Buffer) => output.set(port, ((output.get(port) ?? '') + chunk.toString()).slice(-20_000)));
