@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 
 /** What a length counts, by the kind of value a size check measured. */
-const UNITS: Record<string, string> = { string: 'characters', file: 'bytes', array: 'items', set: 'items', map: 'entries' };
+const UNITS: Record<string, string> = { string: 'characters', array: 'items' };
 
 /** The type zod names a value by: `null`, `array`, `nan`, a class's name, else `typeof`. */
 function parsedType(value: unknown): string {
@@ -34,7 +34,8 @@ function size(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooBig | z.core.$ZodIss
 
 /**
  * The English messages of the SDK's own checks (`RequestValidationError`, `ResponseValidationError`
- * issues), the wording of zod's English locale for every issue the SDK's schemas can raise. Passed
+ * issues), the wording of zod's English locale for every issue the SDK's schemas can raise (their
+ * types, literals and enums, lengths and bounds, patterns, unknown keys, unions). Passed
  * to the parse that explains a refusal, so that zod's global configuration is neither read nor
  * changed: an application's own zod setup and the SDK's messages stay apart.
  */
@@ -51,34 +52,15 @@ export const zodMessages: z.core.$ZodErrorMap = (issue) => {
     case 'too_small':
       return size(issue, false);
     case 'invalid_format':
-      switch (issue.format) {
-        case 'starts_with':
-          return `Invalid string: must start with "${String(issue['prefix'])}"`;
-        case 'ends_with':
-          return `Invalid string: must end with "${String(issue['suffix'])}"`;
-        case 'includes':
-          return `Invalid string: must include "${String(issue['includes'])}"`;
-        case 'regex':
-          return `Invalid string: must match pattern ${String(issue.pattern)}`;
-        case 'url':
-          return 'Invalid URL';
-        default:
-          return `Invalid ${issue.format}`;
-      }
-    case 'not_multiple_of':
-      return `Invalid number: must be a multiple of ${issue.divisor}`;
+      return issue.format === 'regex' ? `Invalid string: must match pattern ${String(issue.pattern)}` : `Invalid ${issue.format}`;
     case 'unrecognized_keys':
       return `Unrecognized key${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.map(quoted).join(', ')}`;
-    case 'invalid_key':
-      return `Invalid key in ${issue.origin}`;
     case 'invalid_union': {
       const options = (issue as { options?: unknown }).options;
       if (Array.isArray(options) && options.length > 0)
         return `Invalid discriminator value. Expected ${options.map((option) => `'${String(option)}'`).join(' | ')}`;
       return issue.inclusive === false ? 'Invalid input: more than one option matched' : 'Invalid input';
     }
-    case 'invalid_element':
-      return `Invalid value in ${issue.origin}`;
     default:
       return 'Invalid input';
   }

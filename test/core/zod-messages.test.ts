@@ -3,6 +3,7 @@
  * issue the SDK's schemas can raise, given to each parse the SDK makes, so that zod's global
  * configuration is neither read nor changed by the SDK.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
@@ -24,12 +25,7 @@ const CASES: Array<[string, z.core.$ZodType, unknown[]]> = [
   ['a number', z.number().check(z.gte(1), z.lt(10)), [0, 10]],
   ['an exclusive number', z.number().check(z.gt(1), z.lte(10)), [1, 11]],
   ['an integer', z.int(), [1.5, 2 ** 60]],
-  ['a multiple', z.number().check(z.multipleOf(5)), [7]],
   ['a pattern', z.string().check(z.regex(/^\+[1-9]\d{1,14}$/)), ['555']],
-  ['a URL', z.url(), ['not a url']],
-  ['a prefix', z.string().check(z.startsWith('sim_')), ['x']],
-  ['a suffix', z.string().check(z.endsWith('.pem')), ['x']],
-  ['a substring', z.string().check(z.includes('@')), ['x']],
   [
     'unknown keys',
     z.strictObject({ a: z.string() }),
@@ -38,22 +34,59 @@ const CASES: Array<[string, z.core.$ZodType, unknown[]]> = [
       { a: 'x', b: 1, c: 2 },
     ],
   ],
-  ['a record key', z.record(z.enum(['a']), z.string()), [{ b: 'x' }]],
   ['a union', z.union([z.string(), z.number()]), [true]],
   [
     'a discriminator',
     z.discriminatedUnion('type', [z.object({ type: z.literal('basic') }), z.object({ type: z.literal('bearer') })]),
     [{ type: 'x' }],
   ],
-  ['a map value', z.map(z.string(), z.number()), [new Map([['a', 'b']])]],
-  ['a set element', z.set(z.number()), [new Set(['a'])]],
   ['a refinement', z.string().check(z.refine(() => false)), ['x']],
 ];
 
 const messages = (schema: z.core.$ZodType, input: unknown, error: z.core.$ZodErrorMap) =>
   (z.safeParse(schema, input, { error }).error?.issues ?? []).map((issue) => issue.message);
 
+/** The zod functions the SDK's schemas are built with: those whose issues the messages word. */
+const WORDED = [
+  'array',
+  'boolean',
+  'catchall',
+  'discriminatedUnion',
+  'enum',
+  'extend',
+  'int',
+  'json',
+  'literal',
+  'looseObject',
+  'maximum',
+  'minimum',
+  'minLength',
+  'never',
+  'nullable',
+  'number',
+  'object',
+  'optional',
+  'partial',
+  'refine',
+  'regex',
+  'strictObject',
+  'string',
+  'superRefine',
+  'union',
+  'unknown',
+];
+
 describe("the SDK's check messages", () => {
+  it('word every check the SDK builds its schemas with: a new kind of check needs its message first', () => {
+    const root = new URL('../../src/', import.meta.url);
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && !file.startsWith('sandbox'));
+    const used = new Set(
+      files.flatMap((file) => [...readFileSync(new URL(file, root), 'utf8').matchAll(/\bz\.([a-z]\w*)\(/g)].map(([, name = '']) => name)),
+    );
+    for (const name of ['config', 'memoizer', 'safeParse']) used.delete(name);
+    expect([...used].sort()).toEqual([...WORDED].sort());
+  });
+
   it.each(CASES)("are zod's English ones for %s", (_, schema, inputs) => {
     for (const input of inputs) {
       const ours = messages(schema, input, zodMessages);

@@ -11,9 +11,10 @@ import { ensureBuilt, root } from './built.js';
  * 292,070 bytes plus 2.4 % (the goal of issue 36 is 300 kB) (JavaScript without comments, one set of declarations, no p-retry). It
  * only goes down: raising it needs a line in the CHANGELOG saying why. The guides (docs/*.md) ship
  * too, so that the README's links work in node_modules and on the npm page; their share is
- * measured apart and reported beside it.
+ * measured apart and reported beside it. Raised to 302,000 for the fleet limiter's split, then to
+ * 305,000 for the SDK's own check messages in the ESM and CommonJS builds and the CHANGELOG's growth.
  */
-const MAX_PACKED_BYTES = 302_000;
+const MAX_PACKED_BYTES = 305_000;
 /** What a client-only install may bring: the package's dependencies and theirs. */
 const PRODUCTION_PACKAGES = ['mobile-partner-sdk', 'undici', 'zod'];
 
