@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
-import { marginMs } from '../../src/core/window-gate.js';
+import { type Admission, marginMs, WindowGate } from '../../src/core/window-gate.js';
 import { fail, ok, rateLimitHeaders, type RecordedRequest } from '../helpers/server.js';
 import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
 import { settlesAtOnce, useTestServer } from '../helpers/server-client.js';
@@ -334,5 +334,54 @@ describe('when a slot frees up: as soon as the server window that counted it has
     expect(sent().length - before).toBe(30);
     await settleOnFakeClock(burst);
     expect(sent().length - before).toBe(31);
+  });
+});
+
+/**
+ * What the gate promises any caller, beyond the client's own use of it (the limiter never asks a
+ * closed gate, and always brings an admission): held here on the class itself.
+ */
+describe('WindowGate on its own', () => {
+  const full = () => {
+    const gate = new WindowGate({ limit: 1, windowMs: 1000 });
+    expect(gate.acquire()).toBeUndefined();
+    return gate;
+  };
+  const admission = (signal?: AbortSignal): Admission => ({
+    signal,
+    waitDeadline: performance.now() + 60_000,
+    expired: () => new Error('expired'),
+  });
+
+  it('refuses every acquire once closed, with the reason it was closed with', async () => {
+    const gate = new WindowGate({ limit: 5, windowMs: 1000 });
+    const reason = new Error('closed');
+    gate.close(reason);
+    await expect(gate.acquire()).rejects.toBe(reason);
+    await expect(gate.acquire(admission())).rejects.toBe(reason);
+  });
+
+  it('admits a caller that brings no admission once a slot frees', async () => {
+    const gate = full();
+    const waiting = gate.acquire();
+    expect(waiting).toBeInstanceOf(Promise);
+    gate.release(performance.now(), undefined);
+    await vi.advanceTimersByTimeAsync(1000 + marginMs(1000) + 1);
+    await expect(waiting).resolves.toBeUndefined();
+  });
+
+  it('refuses at once a caller whose signal is already aborted, with its reason', async () => {
+    const gate = full();
+    const controller = new AbortController();
+    controller.abort(new Error('gone'));
+    await expect(gate.acquire(admission(controller.signal))).rejects.toThrow('gone');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('takes a pause of NaN as none: a later pause still holds', async () => {
+    const gate = new WindowGate({ limit: 5, windowMs: 1000 });
+    gate.pauseUntil(Number.NaN);
+    gate.pauseUntil(performance.now() + 5_000);
+    expect(gate.acquire()).toBeInstanceOf(Promise);
   });
 });
