@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import { ClientClosedError, ConnectionError, PartnerClient, TimeoutError } from '../../src/index.js';
 import type { Logger, RateLimiter } from '../../src/index.js';
+import { LocalRateLimiter } from '../../src/core/rate-limit.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { fail, ok, type RecordedRequest, refusedUrl, type Reply, TOKEN_ROUTE } from '../helpers/server.js';
 import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
@@ -420,5 +421,14 @@ describe("a RedisRateLimiter's in-memory fallback", () => {
       fleet.close();
       redis.disconnect();
     }
+  });
+});
+
+describe('LocalRateLimiter on its own', () => {
+  it('refuses every acquire once closed, on any route, with the reason it was closed with', async () => {
+    const limiter = new LocalRateLimiter({ account: { limit: 10, windowMs: 1000 } });
+    const reason = new Error('closed');
+    limiter.close(reason as ClientClosedError);
+    for (const route of ['GET /api/v1.1/sims', 'POST /api/v1.1/sms']) await expect(limiter.acquire(route)).rejects.toBe(reason);
   });
 });
