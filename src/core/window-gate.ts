@@ -27,12 +27,12 @@ export function marginMs(windowMs: number): number {
 }
 
 /**
- * How long after its first request was sent a server window certainly lasts, given the
- * `X-RateLimit-Reset` of that request's answer (`resetMs`): the server rounds the time left up to
- * whole seconds, so more than `resetMs` − 1 s was left when the request arrived, and the request
- * arrived after it was sent. Nothing more is known of where the window began: a server may open a
- * window with its first request, or on the clock's whole seconds and minutes, with another
- * client's request or none; so a window of a second or less is never located.
+ * How long after a request was sent the server window that counted it certainly lasts, given the
+ * `X-RateLimit-Reset` of its answer (`resetMs`): the server rounds the time left up to whole
+ * seconds, so more than `resetMs` − 1 s was left when the request arrived, and the request arrived
+ * after it was sent. Nothing more is known of where the window began: a server may open a window
+ * with its first request, or on the clock's whole seconds and minutes, with another client's
+ * request or none; so a window of a second or less is never located.
  */
 function locatedEndMs(resetMs: number, windowMs: number): number {
   return Math.min(windowMs, resetMs - 1000);
@@ -49,15 +49,15 @@ function locatedEndMs(resetMs: number, windowMs: number): number {
  * - its answer time + `windowMs`: the server counted it on arrival, before we read the answer
  *   (the only bound when the server sends no X-RateLimit headers);
  * - its answer time + X-RateLimit-Reset seconds (spec part 8 rule 2; the server rounds up);
- * - the located window: an answer with Remaining = Limit − 1 was the first of its window, which
- *   therefore ends after its send time + `locatedEndMs` (its Reset less a second) and by the
- *   answer's own free instant. Every request answered before that lower bound arrived inside
- *   that window or an earlier one, so it frees up at the upper bound. A whole batch sent at the
- *   start of a server window of a minute thus frees up at once, one round trip after the window
- *   opened, and the next batch goes out right at the server's boundary instead of drifting by
- *   the spread of the answer times. Where the window began is not assumed: with windows on the
- *   clock's whole minutes, opened by another process, its first answer may come a second before
- *   the end, and says so in its Reset.
+ * - the located window: an answer's headers place the end of the server window that counted its
+ *   request after its send time + `locatedEndMs` (its Reset less a second) and by the answer's
+ *   own free instant. Every request answered before that lower bound arrived inside that window
+ *   or an earlier one, so it frees up at the upper bound; the window located furthest on is kept.
+ *   A whole batch sent at the start of a server window of a minute thus frees up at once, one
+ *   round trip after the window opened, and the next batch goes out right at the server's
+ *   boundary instead of drifting by the spread of the answer times. Where the window began is
+ *   not assumed: with windows on the clock's whole minutes, opened by another process, a window's
+ *   first answer may come a second before its end, and says so in its Reset.
  *
  * A pause the server imposes (a 429's Retry-After, Remaining 0 until the reset) is believed for at
  * most `maxPauseMs` (the client's `maxServerWaitMs`) from the answer that imposed it: one bogus
@@ -86,7 +86,7 @@ export class WindowGate {
   #pausedUntil = 0;
   /** Set by `close()`: every acquire is refused with this reason from then on. */
   #closed: { reason: unknown } | undefined;
-  /** The latest server window located by a first-of-window answer: it ends within [after, by]. */
+  /** The server window located furthest on by an answer's headers: it ends within (after, by]. */
   #windowEndsAfter = Number.NEGATIVE_INFINITY;
   #windowEndsBy = Number.POSITIVE_INFINITY;
   #waiters: Waiter[] = [];
@@ -132,12 +132,10 @@ export class WindowGate {
     let freeAt = now + this.windowMs;
     if (rateLimit) {
       freeAt = Math.min(freeAt, now + rateLimit.resetSeconds * 1000);
-      if (rateLimit.remaining === rateLimit.limit - 1) {
-        const endsAfter = sentAt + locatedEndMs(rateLimit.resetSeconds * 1000, this.windowMs);
-        if (endsAfter > this.#windowEndsAfter) {
-          this.#windowEndsAfter = endsAfter;
-          this.#windowEndsBy = freeAt;
-        }
+      const endsAfter = sentAt + locatedEndMs(rateLimit.resetSeconds * 1000, this.windowMs);
+      if (endsAfter > this.#windowEndsAfter) {
+        this.#windowEndsAfter = endsAfter;
+        this.#windowEndsBy = freeAt;
       }
     }
     if (now < this.#windowEndsAfter) freeAt = Math.min(freeAt, this.#windowEndsBy);

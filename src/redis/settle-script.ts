@@ -43,12 +43,12 @@ export const SETTLE_LAYOUTS = [GATE_KEYS, RUN_KEYS, SETTLE_HEAD, GATE_ARGS, SETT
  *
  * A settle: the request stops counting one window after now, or at the described reset if
  * sooner, or where the located window ends if it was answered before that window could have
- * ended; plus the margin. Remaining = Limit - 1 locates a window: its request was the first the
- * window counted, so the window ends after its send time plus `locatedEndMs` of its reset (see
- * core/window-gate.ts) and by that answer's own free instant. A batch sent at the opening of a
- * server window thus frees together, whichever process sent it, as WindowGate does in one
- * process. Remaining 0 of a described gate pauses it until then (spec part 8 rule 2), or for
- * the longest pause if that ends first.
+ * ended; plus the margin. The headers of an answer locate the window that counted its request:
+ * it ends after the send time plus `locatedEndMs` of its reset (see core/window-gate.ts) and by
+ * that answer's own free instant; the window located furthest on is kept. A batch sent at the
+ * opening of a server window thus frees together, whichever process sent it, as WindowGate does
+ * in one process. Remaining 0 of a described gate pauses it until then (spec part 8 rule 2), or
+ * for the longest pause if that ends first.
  *
  * Admission: as many calls as fit every gate, in order; and, when all fit and every limited gate
  * stays at most half full, up to the spares offered (a sixteenth of the limit at most), which the
@@ -109,10 +109,8 @@ for r = 1, settles do
         local freeAt = now + g.windowMs
         if i == described then
           if resetMs >= 0 and now + resetMs < freeAt then freeAt = now + resetMs end
-          if remaining == g.limit - 1 then
-            local after = sentAt + math.min(g.windowMs, resetMs - 1000) -- locatedEndMs
-            if after > g.after then g.after, g.by, g.located = after, freeAt, true end
-          end
+          local after = sentAt + math.min(g.windowMs, resetMs - 1000) -- locatedEndMs
+          if after > g.after then g.after, g.by, g.located = after, freeAt, true end
         end
         if now < g.after and g.by < freeAt then freeAt = g.by end
         freeAt = math.ceil((freeAt + g.margin) / g.step) * g.step

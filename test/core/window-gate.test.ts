@@ -91,6 +91,25 @@ describe('when a slot frees up: as soon as the server window that counted it has
     }
   });
 
+  it("locates the window from any answer's Reset, not only the first of the window", async () => {
+    // Four per minute, each window opened by its first request, whose answer carries no
+    // X-RateLimit headers; the three others are answered 300, 600 and 900 ms later with them.
+    let arrived = 0;
+    t.server.on(THING, () => {
+      const place = arrived++ % 4;
+      return place === 0 ? ok(1) : ok(1, { headers: rateLimitHeaders(4, 3 - place, 60), delayMs: 300 * place });
+    });
+    const client = await t.connect({ rateLimit: { account: { limit: 4, windowMs: MINUTE } }, timeoutMs: 5 * MINUTE });
+    await settleOnFakeClock(Promise.all(Array.from({ length: 8 }, () => send(client))));
+    const requests = sent();
+    // The second answer places the window's end within its minute: the later two free with it.
+    const locator = answeredAt(requests[1]);
+    for (const request of requests.slice(5)) {
+      expect(request.at - locator).toBeGreaterThanOrEqual(MINUTE);
+      expect(request.at - locator).toBeLessThan(MINUTE + LATE_MS);
+    }
+  });
+
   it('keeps the window it located when a late answer from an earlier window comes in', async () => {
     // Three per minute. The first window's first arrival is answered 61.5 s late, after the
     // second window's own first answer: it says where a window long over lay, not the current one.

@@ -116,7 +116,7 @@ describe("the fleet guide's table of Redis keys", () => {
       rateLimit: new RedisRateLimiter({ redis: watched(redis.client()), ...limits }),
     });
     const page = { meta: { page: 1, pageSize: 20, total: 0, totalPages: 0 } };
-    // The first answer of a window (Remaining = Limit − 1) locates it; a burst takes slots ahead; a write
+    // An answer's reset locates its window; a burst takes slots ahead; a write
     // goes through its endpoint's gate; a 429 pauses its route.
     server.on(
       'GET /api/v1.1/sims',

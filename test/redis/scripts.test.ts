@@ -253,7 +253,7 @@ const SETTLE_CASES: SettleCase[] = [
     answer: { admitted: 7, spares: 0, waitMs: [LEASE_MS - 1_000, LEASE_MS + 100] },
   },
   {
-    name: "a window's first answer locates it no further than its reset: an answer after that reset holds its slot a window",
+    name: 'an answer locates its window no further than its reset: an answer after that reset holds its slot a window',
     given: [
       // A lease shorter than the case: what B is told to wait for is the slot, not A's lease.
       { settle: { as: 'A', asking: 2, leaseMs: 1_000 } },
@@ -356,13 +356,15 @@ describe('the settle script', () => {
   });
 });
 
-/** The window a first answer locates, as the settle script keeps it: ms from now to its bounds. */
+/** The window an answer's headers locate, as the settle script keeps it: ms from now to its bounds. */
 interface LocatedCase {
   name: string;
   /** Earlier first answers' resets, settled before. */
   given?: number[];
   resetMs: number;
   sinceSentMs: number;
+  /** X-RateLimit-Remaining of the answer settled (of a limit of 10); 9 when not given, the first of its window. */
+  remaining?: number;
   endsAfterMs: number;
   endsByMs: number;
 }
@@ -376,6 +378,14 @@ const LOCATED_CASES: LocatedCase[] = [
     endsByMs: 30_000,
   },
   { name: 'a reset of a second locates no end after the send time', resetMs: 1_000, sinceSentMs: 200, endsAfterMs: -200, endsByMs: 1_000 },
+  {
+    name: 'an answer not the first of its window locates it as well',
+    resetMs: 30_000,
+    sinceSentMs: 200,
+    remaining: 4,
+    endsAfterMs: 29_000 - 200,
+    endsByMs: 30_000,
+  },
   {
     name: 'a reset past the window locates no end further than a window',
     resetMs: 86_400_000,
@@ -393,12 +403,16 @@ const LOCATED_CASES: LocatedCase[] = [
   },
 ];
 
-describe('the window a first answer (Remaining = Limit - 1) locates', () => {
-  it.each(LOCATED_CASES)('$name', async ({ given = [], resetMs, sinceSentMs, endsAfterMs, endsByMs }) => {
+describe("the window an answer's headers locate", () => {
+  it.each(LOCATED_CASES)('$name', async ({ given = [], resetMs, sinceSentMs, remaining = 9, endsAfterMs, endsByMs }) => {
     const one = new Case();
-    const first = (reset: number, since: number) => ({ sinceSentMs: since, rateLimit: { remaining: 9, resetMs: reset }, describedGate: 1 });
-    for (const reset of given) await one.step({ settle: { as: 'A', answers: [first(reset, 0)] } });
-    await one.step({ settle: { as: 'A', answers: [first(resetMs, sinceSentMs)] } });
+    const answer = (reset: number, since: number, left = 9) => ({
+      sinceSentMs: since,
+      rateLimit: { remaining: left, resetMs: reset },
+      describedGate: 1,
+    });
+    for (const reset of given) await one.step({ settle: { as: 'A', answers: [answer(reset, 0)] } });
+    await one.step({ settle: { as: 'A', answers: [answer(resetMs, sinceSentMs, remaining)] } });
     const now = await serverMs();
     const [after, by] = await redis.hmget(`${one.gate('account').name}:window`, 'after', 'by');
     // Measured a little after the script ran: each bound is at most the time since earlier.
