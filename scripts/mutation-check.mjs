@@ -73,8 +73,9 @@ export function check(report, listed) {
 function main() {
   const reports = process.argv.slice(2).map((file) => path.resolve(file));
   const files = reports.length > 0 ? reports : DEFAULT_REPORTS.filter((file) => existsSync(file));
-  if (files.length === 0) {
-    process.stderr.write('No mutation report: run `npm run test:mutation` first.\n');
+  const missing = files.length === 0 ? ['reports/mutation/*.json'] : files.filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    process.stderr.write(`No mutation report at ${missing.join(', ')}: run \`npm run test:mutation\` first.\n`);
     process.exit(1);
   }
   const listed = listedLocations(readFileSync(LIST, 'utf8'));
