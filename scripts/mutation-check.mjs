@@ -5,9 +5,10 @@
  * survivor the list does not name (a missing test) and every entry no survivor answers to (an
  * entry left behind when the code moved), so the list stays the list of what no test can kill.
  *
- * `node scripts/mutation-check.mjs [report.json …]`; by default the reports `npm run test:mutation`
- * writes (reports/mutation/mutation.json, reports/mutation/redis.json) that exist. Run by
- * scripts/mutation.mjs after each configuration.
+ * `node scripts/mutation-check.mjs [--only file,…] [report.json …]`; by default the reports
+ * `npm run test:mutation` writes (reports/mutation/mutation.json, reports/mutation/redis.json)
+ * that exist; `--only` keeps to the files a narrowed run mutated. Run by scripts/mutation.mjs
+ * after each configuration.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -71,7 +72,10 @@ export function check(report, listed) {
 }
 
 function main() {
-  const reports = process.argv.slice(2).map((file) => path.resolve(file));
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--only');
+  const only = at < 0 ? undefined : new Set((args.splice(at, 2)[1] ?? '').split(','));
+  const reports = args.map((file) => path.resolve(file));
   const files = reports.length > 0 ? reports : DEFAULT_REPORTS.filter((file) => existsSync(file));
   const missing = files.length === 0 ? ['reports/mutation/*.json'] : files.filter((file) => !existsSync(file));
   if (missing.length > 0) {
@@ -81,7 +85,7 @@ function main() {
   const listed = listedLocations(readFileSync(LIST, 'utf8'));
   let failed = false;
   for (const file of files) {
-    const results = check(JSON.parse(readFileSync(file, 'utf8')), listed);
+    const results = check(JSON.parse(readFileSync(file, 'utf8')), listed).filter((result) => !only || only.has(result.file));
     process.stdout.write(`\n${path.relative(root, file)} against test/mutation/equivalent-mutants.md\n`);
     process.stdout.write('| File | Mutants | Score | Listed equivalent | Score without them | Not listed |\n|---|---|---|---|---|---|\n');
     for (const result of results) {
