@@ -8,7 +8,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
 import { type Admission, marginMs, WindowGate } from '../../src/core/window-gate.js';
-import { fail, ok, rateLimitHeaders, type RecordedRequest } from '../helpers/server.js';
+import { clockWindows, fail, ok, rateLimitHeaders, type RecordedRequest } from '../helpers/server.js';
 import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
 import { settlesAtOnce, useTestServer } from '../helpers/server-client.js';
 
@@ -159,19 +159,8 @@ describe('when a slot frees up: as soon as the server window that counted it has
     // the first request of every window but the first. This client's first request comes a
     // second before the first window ends (Remaining 1, Reset 1): it says where that window ends,
     // not that a window began there. Its second, in the next window, is told Remaining 0.
-    const windows = new Map<number, number>();
-    let throttled = 0;
-    t.server.on(THING, (request: RecordedRequest) => {
-      const index = Math.floor(request.at / MINUTE);
-      const used = windows.get(index) ?? (index === 0 ? 0 : 1);
-      const resetSeconds = Math.ceil(((index + 1) * MINUTE - request.at) / 1000);
-      if (used >= 2) {
-        throttled += 1;
-        return fail(429, 'RATE_LIMITED', { headers: { 'retry-after': String(resetSeconds) } });
-      }
-      windows.set(index, used + 1);
-      return ok(1, { headers: rateLimitHeaders(2, 1 - used, resetSeconds) });
-    });
+    const windows = clockWindows(2, MINUTE);
+    t.server.on(THING, windows.reply);
     const client = await t.connect({ rateLimit: { account: { limit: 2, windowMs: MINUTE } }, timeoutMs: 5 * MINUTE, maxRetries: 0 });
     await vi.advanceTimersByTimeAsync(MINUTE - 1000 - (performance.now() % MINUTE));
     const start = Math.floor(performance.now() / MINUTE) * MINUTE;
@@ -179,7 +168,7 @@ describe('when a slot frees up: as soon as the server window that counted it has
     await vi.advanceTimersByTimeAsync(1100);
     await send(client);
     await settleOnFakeClock(Promise.all([send(client), send(client)]));
-    expect(throttled).toBe(0);
+    expect(windows.refused()).toBe(0);
     // The third waits for the second window's end (another process's request and its own fill it).
     const [, , third] = sent();
     expect((third?.at ?? 0) - start).toBeGreaterThanOrEqual(2 * MINUTE);

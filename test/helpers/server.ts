@@ -227,3 +227,28 @@ export function rateLimitHeaders(limit: number, remaining: number, resetSeconds:
     'x-ratelimit-reset': String(resetSeconds),
   };
 }
+
+/**
+ * A rate limit of `limit` per fixed window on the clock (multiples of `windowMs` of the server's
+ * `performance.now()`), where another client of the account sends the first request of every
+ * window but the first one this client meets. Its answers carry the X-RateLimit headers; a full
+ * window answers 429 with a Retry-After, counted in `refused()`.
+ */
+export function clockWindows(limit: number, windowMs: number): { reply: (request: RecordedRequest) => Reply; refused: () => number } {
+  const used = new Map<number, number>();
+  let first: number | undefined;
+  let refused = 0;
+  const reply = (request: RecordedRequest): Reply => {
+    const index = Math.floor(request.at / windowMs);
+    first ??= index;
+    const count = used.get(index) ?? (index === first ? 0 : 1);
+    const resetSeconds = Math.ceil(((index + 1) * windowMs - request.at) / 1000);
+    if (count >= limit) {
+      refused += 1;
+      return fail(429, 'RATE_LIMITED', { headers: { 'retry-after': String(resetSeconds) } });
+    }
+    used.set(index, count + 1);
+    return ok(1, { headers: rateLimitHeaders(limit, limit - 1 - count, resetSeconds) });
+  };
+  return { reply, refused: () => refused };
+}

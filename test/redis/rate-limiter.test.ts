@@ -12,7 +12,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { installFakeClock } from '../helpers/clock.js';
 import { type RedisServer, startRedis } from '../helpers/redis.js';
-import { fail, ok, rateLimitHeaders, type RecordedRequest, startTestServer, type TestServer } from '../helpers/server.js';
+import { clockWindows, ok, rateLimitHeaders, startTestServer, type TestServer } from '../helpers/server.js';
 
 let redis: RedisServer;
 const sandboxes: SandboxHandle[] = [];
@@ -268,21 +268,8 @@ describe('RedisRateLimiter against windows on the clock', () => {
     // second, in the next window, is told Remaining 0; the third must wait for that window's end.
     const WINDOW_MS = 2_000;
     const server = await startTestServer();
-    const used = new Map<number, number>();
-    let first: number | undefined;
-    let refused = 0;
-    server.on('GET /api/v1.1/thing', (request: RecordedRequest) => {
-      const index = Math.floor(request.at / WINDOW_MS);
-      first ??= index;
-      const count = used.get(index) ?? (index === first ? 0 : 1);
-      const resetSeconds = Math.ceil(((index + 1) * WINDOW_MS - request.at) / 1000);
-      if (count >= 2) {
-        refused += 1;
-        return fail(429, 'RATE_LIMITED', { headers: { 'retry-after': String(resetSeconds) } });
-      }
-      used.set(index, count + 1);
-      return ok(1, { headers: rateLimitHeaders(2, 1 - count, resetSeconds) });
-    });
+    const windows = clockWindows(2, WINDOW_MS);
+    server.on('GET /api/v1.1/thing', windows.reply);
     try {
       const namespace = `clock-${namespaces++}`;
       const fleet = [0, 1].map(() => {
@@ -304,7 +291,7 @@ describe('RedisRateLimiter against windows on the clock', () => {
       await sleep(1_000);
       await thing(fleet[1]);
       await thing(fleet[0]);
-      expect(refused).toBe(0);
+      expect(windows.refused()).toBe(0);
       expect(server.requestsTo('GET /api/v1.1/thing')).toHaveLength(3);
     } finally {
       await server.close();
