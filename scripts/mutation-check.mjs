@@ -19,25 +19,30 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const LIST = path.join(root, 'test', 'mutation', 'equivalent-mutants.md');
 const DEFAULT_REPORTS = ['reports/mutation/mutation.json', 'reports/mutation/redis.json'].map((file) => path.join(root, file));
 
-/** `file → Set of "line:column"` the list names. */
-export function listedLocations(markdown) {
-  const listed = new Map();
-  const add = (file, where) => {
-    if (!file) return;
-    const set = listed.get(file) ?? new Set();
-    for (const [, line, column] of where.matchAll(/(\d+):(\d+)/g)) set.add(`${line}:${column}`);
-    listed.set(file, set);
-  };
+/** Each row of the list that names locations: its file, its "Where" and its "Mutant" cells. */
+export function listedRows(markdown) {
+  const rows = [];
   let heading;
   for (const line of markdown.split('\n')) {
     const file = /^### (src\/\S+)/.exec(line);
     if (file) heading = file[1];
     else if (/^## /.test(line)) heading = undefined;
     if (!line.startsWith('| ') || line.startsWith('| Where') || line.startsWith('|---')) continue;
-    const where = line.split('|')[1] ?? '';
+    const [, where = '', mutant = ''] = line.split(/(?<!\\)\|/);
     // Rows outside a file's heading name their file first ("src/core/rate-limit.ts 103:26").
-    const named = /^\s*(src\/\S+)/.exec(where);
-    add(named ? named[1] : heading, where);
+    const named = /^\s*(src\/\S+)/.exec(where)?.[1] ?? heading;
+    if (named && /\d+:\d+/.test(where)) rows.push({ file: named, where: where.trim(), mutant });
+  }
+  return rows;
+}
+
+/** `file → Set of "line:column"` the list names. */
+export function listedLocations(markdown) {
+  const listed = new Map();
+  for (const { file, where } of listedRows(markdown)) {
+    const set = listed.get(file) ?? new Set();
+    for (const [, line, column] of where.matchAll(/(\d+):(\d+)/g)) set.add(`${line}:${column}`);
+    listed.set(file, set);
   }
   return listed;
 }

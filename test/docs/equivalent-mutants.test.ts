@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the repository's scripts, without types of its own.
-import { check, listedLocations } from '../../scripts/mutation-check.mjs';
+import { check, listedLocations, listedRows } from '../../scripts/mutation-check.mjs';
 
 const LIST = readFileSync(new URL('../mutation/equivalent-mutants.md', import.meta.url), 'utf8');
 
@@ -17,26 +17,10 @@ interface Row {
   mutant: string;
 }
 
-/** Each row of a table that names locations, with the file it is about. */
-function rows(): Row[] {
-  const found: Row[] = [];
-  let heading: string | undefined;
-  for (const line of LIST.split('\n')) {
-    const file = /^### (src\/\S+)/.exec(line);
-    if (file) heading = file[1];
-    else if (line.startsWith('## ')) heading = undefined;
-    if (!line.startsWith('| ') || line.startsWith('| Where') || line.startsWith('|---')) continue;
-    const [, where = '', mutant = ''] = line.split(/(?<!\\)\|/);
-    const named = /^\s*(src\/\S+)/.exec(where)?.[1] ?? heading;
-    if (named && /\d+:\d+/.test(where)) found.push({ file: named, where: where.trim(), mutant });
-  }
-  return found;
-}
-
 const squeeze = (text: string) => text.replace(/\s+/g, '');
 
 describe('the list of equivalent mutants', () => {
-  const listed = rows();
+  const listed = listedRows(LIST) as Row[];
 
   it('names locations in each file it is about', () => {
     expect(listed.length).toBeGreaterThan(50);
