@@ -14,9 +14,9 @@ import type { ApiResult, RequestSpec } from './request.js';
 import { retryDelayMs, withRetries } from './retry.js';
 import { type Sleepers, monotonicNow } from './sleep.js';
 import { urlParsingAltersPath } from './validate.js';
-import type { Wire, WireRequest, WireResponse } from './wire.js';
+import type { Wire, WireResponse } from './wire.js';
 import type { Middleware } from './middleware.js';
-import { sendThroughChain } from './middleware-attempt.js';
+import { type ChainCall, sendThroughChain } from './middleware-attempt.js';
 import type { Logger } from './options.js';
 import { WritePolicy, markMayHaveSucceeded } from './write-policy.js';
 
@@ -81,7 +81,7 @@ function isUnsent(error: unknown): boolean {
  * says, its `WritePolicy`; why it ended, one name of call-end.ts (`#endReason`), which the
  * observer receives. Every step reports to the transport's observer, when there is one.
  */
-export class Call<T> {
+export class Call<T> implements ChainCall {
   readonly #context: TransportContext;
   readonly #spec: RequestSpec<T>;
   readonly #headers: Record<string, string>;
@@ -345,7 +345,9 @@ export class Call<T> {
     const signal = lifetime.beginAttempt();
     const request = { method: this.#spec.method, origin: context.origin, path: this.#path, headers: this.#headers, body: this.#body, signal };
     try {
-      return await (this.#middleware === undefined ? context.wire.send(request) : this.#throughMiddleware(this.#middleware, request));
+      return await (this.#middleware === undefined
+        ? context.wire.send(request)
+        : sendThroughChain(this.#middleware, context, this, this.#spec, this.#writes.idempotencyKey, request, this.#sends));
     } catch (error) {
       if (error === this.#middlewareFailure) throw error;
       throw lifetime.attemptFailure(error, this.#sends, context.origin, context.scrubber);
@@ -354,23 +356,13 @@ export class Call<T> {
     }
   }
 
-  #throughMiddleware(middleware: readonly Middleware[], request: WireRequest): Promise<WireResponse> {
-    const context = this.#context;
-    const spec = this.#spec;
-    return sendThroughChain({
-      middleware,
-      wire: context.wire,
-      request,
-      context: {
-        operation: spec.operation,
-        route: spec.route,
-        attempt: this.#sends,
-        idempotencyKey: this.#writes.idempotencyKey,
-        logger: context.middlewareLogger,
-      },
-      maxResponseBytes: context.maxResponseBytes,
-      failure: (error, origin) => this.#lifetime.attemptFailure(error, this.#sends, origin, context.scrubber),
-      ownFailure: (error) => (this.#middlewareFailure = error),
-    });
+  /** The typed error of a failed exchange through the call's middleware. */
+  exchangeFailure(error: unknown, origin: string): unknown {
+    return this.#lifetime.attemptFailure(error, this.#sends, origin, this.#context.scrubber);
+  }
+
+  /** A middleware threw an error of its own: the call ends with it, unretried. */
+  middlewareFailed(error: unknown): void {
+    this.#middlewareFailure = error;
   }
 }

@@ -1,8 +1,8 @@
 /**
  * One attempt of a call through its middleware: the request each middleware is given, the
  * Response `next` resolves to, and what the chain's answer becomes for the pipeline. Built so that
- * a pass-through middleware costs little: the request's `Headers` exist only once a middleware
- * reads them, and the Response of `next` keeps the wire's answer as it is, its body handed out
+ * a pass-through middleware costs little: the request's platform `Headers` exist only once a
+ * middleware reads them, and the Response of `next` keeps the wire's answer as it is, its body handed out
  * from the text already read rather than through a stream.
  */
 import { RetryableError } from './errors.js';
@@ -10,46 +10,48 @@ import { type Middleware, type MiddlewareContext, type MiddlewareNext, type Midd
 import type { HttpMethod } from './types.js';
 import { AttemptSignal, type AttemptTarget, readAnswer, type Wire, type WireRequest, type WireResponse } from './wire.js';
 
-/** A middleware's request: `headers` built on first use from the attempt's own, as lower-cased names. */
+/** A middleware's request: plain own properties, as `{ ...request, url }` copies them. */
 class AttemptRequest implements MiddlewareRequest {
   method: HttpMethod;
   url: string;
   body: string | undefined;
-  declare headers: Headers;
-  #record: Readonly<Record<string, string>>;
-  #headers: Headers | undefined;
-
-  /**
-   * `headers` as an own, enumerable accessor, so that `{ ...request, url }` copies the headers as
-   * a spread should; one descriptor for every request (no closures made per attempt).
-   */
-  static readonly #headersProperty: PropertyDescriptor = {
-    enumerable: true,
-    configurable: true,
-    get(this: AttemptRequest): Headers {
-      return (this.#headers ??= new Headers(this.#record));
-    },
-    set(this: AttemptRequest, value: Headers): void {
-      this.#headers = value;
-    },
-  };
+  headers: Headers;
 
   constructor(method: HttpMethod, url: string, record: Readonly<Record<string, string>>, body: string | undefined) {
     this.method = method;
     this.url = url;
     this.body = body;
+    this.headers = new AttemptHeaders(record) as unknown as Headers;
+  }
+}
+
+/**
+ * An attempt's headers as a middleware sees them: a `Headers` to `instanceof` and to every member,
+ * whose platform `Headers` (lower-cased names) is built from the attempt's own on first use. Until
+ * then the attempt is sent with its own, unchanged.
+ */
+class AttemptHeaders {
+  readonly #record: Readonly<Record<string, string>>;
+  #platform: Headers | undefined;
+
+  constructor(record: Readonly<Record<string, string>>) {
     this.#record = record;
-    Object.defineProperty(this, 'headers', AttemptRequest.#headersProperty);
+  }
+
+  static platformOf(this: void, headers: AttemptHeaders): Headers {
+    return (headers.#platform ??= new Headers(headers.#record));
   }
 
   /**
    * The headers as the wire takes them, carrying the call's key: the attempt's own as they are
    * when no middleware read them (they carry it already, and the wire never changes them).
    */
-  wireHeaders(key: string | undefined): Record<string, string> {
-    return this.#headers === undefined ? this.#record : keyed(headerRecord(this.#headers), key);
+  static wireHeaders(headers: Headers, key: string | undefined): Record<string, string> {
+    if (#record in headers && headers.#platform === undefined) return headers.#record;
+    return keyed(headerRecord(headers), key);
   }
 }
+standIn(AttemptHeaders, Headers, AttemptHeaders.platformOf);
 
 /** `headers` with the call's `Idempotency-Key`, whatever a middleware set: none, or the call's own. */
 function keyed(headers: Record<string, string>, key: string | undefined): Record<string, string> {
@@ -66,97 +68,101 @@ function headerRecord(headers: Headers): Record<string, string> {
   return record;
 }
 
-const utf8 = new TextEncoder();
-
 /**
- * The Response `next` resolves to: a real WHATWG Response whose status is the server's, its
- * headers built on first use, and its body the text the wire already read — read once, as any
- * Response's. The pipeline takes the wire's answer back from it as it is, read or not.
+ * The Response `next` resolves to: a Response to its callers (`instanceof Response`, every member
+ * of one) whose status is the server's. The platform's Response, with the answer's headers and the
+ * text the wire already read, is made only when a middleware reads more than `status` or `ok`: a
+ * pass-through middleware never pays for it. The pipeline takes the wire's answer back as it is,
+ * read or not.
  */
-class AnswerResponse extends Response {
+class AnswerResponse {
   readonly #answer: WireResponse;
-  #headers: Headers | undefined;
-  #used = false;
-  #stream: ReadableStream<Uint8Array<ArrayBuffer>> | null | undefined;
+  #platform: Response | undefined;
 
   constructor(answer: WireResponse) {
-    super(null, { status: answer.status });
     this.#answer = answer;
   }
 
   static answerOf(response: Response): WireResponse | undefined {
-    return response instanceof AnswerResponse ? response.#answer : undefined;
+    return #answer in response ? response.#answer : undefined;
   }
 
-  override get headers(): Headers {
-    return (this.#headers ??= new Headers(this.#answer.headers));
+  get status(): number {
+    return this.#answer.status;
   }
 
-  override get bodyUsed(): boolean {
-    return this.#used;
+  get ok(): boolean {
+    return this.#answer.status >= 200 && this.#answer.status <= 299;
   }
 
-  override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
-    if (this.#stream === undefined) {
-      const text = this.#answer.body;
-      this.#stream =
-        text === ''
-          ? null
-          : new ReadableStream<Uint8Array<ArrayBuffer>>({
-              pull: (controller) => {
-                this.#used = true;
-                controller.enqueue(utf8.encode(text));
-                controller.close();
-              },
-            });
+  /** The platform's Response of the answer (a status it cannot hold reads as 200 there; `status` is the answer's). */
+  static platformOf(this: void, response: AnswerResponse): Response {
+    const { status, headers, body } = response.#answer;
+    const held = status >= 200 && status <= 599 ? status : 200;
+    return (response.#platform ??= new Response(body === '' || held === 204 || held === 205 || held === 304 ? null : body, {
+      status: held,
+      headers,
+    }));
+  }
+}
+standIn(AnswerResponse, Response, AnswerResponse.platformOf);
+
+/**
+ * Makes instances of `Class` instances of `Platform` to `instanceof`, to the realm's
+ * `Object.prototype.toString` and to inspection, without the platform's constructor: every member
+ * of `Platform.prototype` that `Class` does not define (all of them, a runtime's own, one added
+ * later) reads or calls the equivalent platform object `platformOf` builds on first use.
+ */
+function standIn<T extends object>(Class: { prototype: T }, Platform: { prototype: object }, platformOf: (self: T) => object): void {
+  const prototype = Class.prototype;
+  Object.setPrototypeOf(prototype, Platform.prototype);
+  for (const key of Reflect.ownKeys(Platform.prototype)) {
+    if (key === 'constructor' || Object.prototype.hasOwnProperty.call(prototype, key)) continue;
+    const member = Object.getOwnPropertyDescriptor(Platform.prototype, key);
+    if (member?.get) {
+      Object.defineProperty(prototype, key, {
+        configurable: true,
+        get(this: T): unknown {
+          return Reflect.get(Platform.prototype, key, platformOf(this));
+        },
+      });
+    } else if (typeof member?.value === 'function') {
+      const method = member.value as (...args: unknown[]) => unknown;
+      Object.defineProperty(prototype, key, {
+        configurable: true,
+        writable: true,
+        value(this: T, ...args: unknown[]): unknown {
+          return method.apply(platformOf(this), args);
+        },
+      });
     }
-    return this.#stream;
-  }
-
-  #read(): Promise<string> {
-    if (this.#used) return Promise.reject(new TypeError('Body is unusable: it has already been read'));
-    this.#used = true;
-    return Promise.resolve(this.#answer.body);
-  }
-
-  override text(): Promise<string> {
-    return this.#read();
-  }
-
-  override json(): Promise<unknown> {
-    return this.#read().then((text) => JSON.parse(text) as unknown);
-  }
-
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#read().then((text) => utf8.encode(text).buffer);
-  }
-
-  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    return this.#read().then((text) => utf8.encode(text));
-  }
-
-  override blob(): Promise<Blob> {
-    return this.#read().then((text) => new Blob([text], { type: this.#answer.headers['content-type'] ?? '' }));
-  }
-
-  override clone(): Response {
-    if (this.#used) throw new TypeError('Response.clone: the body has already been read');
-    return new AnswerResponse(this.#answer);
   }
 }
 
-/** What one attempt through a chain needs of its call. */
-export interface ChainAttempt {
-  middleware: readonly Middleware[];
-  wire: Wire;
-  /** The request as the client built it for this attempt (its signal is the attempt's). */
-  request: WireRequest;
-  context: Omit<MiddlewareContext, 'signal'>;
-  maxResponseBytes: number;
+/** What a chain needs of its client: the same for every call. */
+export interface ChainClient {
+  readonly wire: Wire;
+  /** The largest answer body read, from a middleware's Response as from the wire. */
+  readonly maxResponseBytes: number;
+  /** The client's logger as a middleware sees it. */
+  readonly middlewareLogger: MiddlewareContext['logger'];
+}
+
+/**
+ * What a chain needs of its call, asked of the call itself: an attempt through a pass-through
+ * middleware makes nothing on the call's side.
+ */
+export interface ChainCall {
   /** The typed error of a failed exchange, as the call reports wire failures (see CallLifetime.attemptFailure). */
-  failure(error: unknown, origin: string): unknown;
+  exchangeFailure(error: unknown, origin: string): unknown;
   /** Told of an error a middleware threw of its own: it ends the call as it is, unretried. */
-  ownFailure(error: unknown): void;
+  middlewareFailed(error: unknown): void;
+}
+
+/** What a middleware's context says of the call: its operation and route, as the call's spec holds them. */
+export interface ChainOperation {
+  readonly operation: string;
+  readonly route: string;
 }
 
 /**
@@ -166,41 +172,49 @@ export interface ChainAttempt {
  * the caller's signal, the client closing), however long a middleware takes: the cut reaches the
  * chain, every exchange in flight and `context.signal` through the attempt's one target, without
  * an event listener on the hot path.
+ *
+ * `request` is the attempt as the client built it (its signal is the attempt's); `attempt` counts
+ * the call's sends, the first 1.
  */
-export function sendThroughChain(attempt: ChainAttempt): Promise<WireResponse> {
-  return new ChainRun(attempt).run();
+export function sendThroughChain(
+  middleware: readonly Middleware[],
+  client: ChainClient,
+  call: ChainCall,
+  operation: ChainOperation,
+  idempotencyKey: string | undefined,
+  request: WireRequest,
+  attempt: number,
+): Promise<WireResponse> {
+  return new ChainRun(middleware, client, call, request, new ChainContext(operation, attempt, idempotencyKey, client.middlewareLogger)).run();
 }
 
 /**
- * A middleware's `context`. `signal` is an own accessor, as `{ ...context }` should copy it, whose
- * getter is one function for every context: a getter made per attempt would give each context a
- * map of its own, and the chain of maps keeps every attempt's objects alive until a full GC.
+ * A middleware's `context`: the call's facts as own properties, and `signal` a getter of the class
+ * (as a platform object's are), which makes the attempt's AbortController on first read.
  */
 class ChainContext implements MiddlewareContext {
   readonly operation: string;
   readonly route: string;
   readonly attempt: number;
   readonly idempotencyKey: string | undefined;
-  declare readonly signal: AbortSignal;
   readonly logger: MiddlewareContext['logger'];
-  readonly #run: ChainRun;
+  /** The run the context belongs to; set once, by it. */
+  #run: ChainRun | undefined;
 
-  static readonly #signalProperty: PropertyDescriptor = {
-    enumerable: true,
-    configurable: true,
-    get(this: ChainContext): AbortSignal {
-      return this.#run.signal();
-    },
-  };
+  constructor(operation: ChainOperation, attempt: number, idempotencyKey: string | undefined, logger: MiddlewareContext['logger']) {
+    this.operation = operation.operation;
+    this.route = operation.route;
+    this.attempt = attempt;
+    this.idempotencyKey = idempotencyKey;
+    this.logger = logger;
+  }
 
-  constructor(context: ChainAttempt['context'], run: ChainRun) {
-    this.operation = context.operation;
-    this.route = context.route;
-    this.attempt = context.attempt;
-    this.idempotencyKey = context.idempotencyKey;
-    this.logger = context.logger;
-    this.#run = run;
-    Object.defineProperty(this, 'signal', ChainContext.#signalProperty);
+  get signal(): AbortSignal {
+    return (this.#run as ChainRun).signal();
+  }
+
+  static belongsTo(context: ChainContext, run: ChainRun): void {
+    context.#run = run;
   }
 }
 
@@ -210,8 +224,11 @@ class ChainContext implements MiddlewareContext {
  * `context.signal`: a pass-through middleware costs a few allocations per attempt.
  */
 class ChainRun implements AttemptTarget {
-  /** The attempt; undefined once its answer is settled, so that nothing this run outlives keeps the call. */
-  #attempt: ChainAttempt | undefined;
+  readonly #middleware: readonly Middleware[];
+  readonly #client: ChainClient;
+  /** The call and its attempt's request; undefined once the answer is settled, so that nothing this run outlives keeps the call. */
+  #call: ChainCall | undefined;
+  #request: WireRequest | undefined;
   /** Why the attempt was cut, once it is. */
   #cut: { reason: unknown } | undefined;
   #controller: AbortController | undefined;
@@ -223,14 +240,21 @@ class ChainRun implements AttemptTarget {
   /** Failures of `next`: a middleware that lets one through is not the cause of the call's end. */
   #passed: unknown[] | undefined;
   #sent = false;
-  readonly #context: MiddlewareContext;
+  /** The attempt's own URL, as its first request carries it: a request sent on unchanged keeps the attempt's origin and path. */
+  readonly #url: string;
+  readonly #context: ChainContext;
   readonly #next: MiddlewareNext;
 
-  constructor(attempt: ChainAttempt) {
-    this.#attempt = attempt;
-    const signal = attempt.request.signal;
+  constructor(middleware: readonly Middleware[], client: ChainClient, call: ChainCall, request: WireRequest, context: ChainContext) {
+    this.#middleware = middleware;
+    this.#client = client;
+    this.#call = call;
+    this.#request = request;
+    this.#url = request.origin + request.path;
+    const signal = request.signal;
     if (signal.aborted) this.#cut = { reason: signal.reason };
-    this.#context = new ChainContext(attempt.context, this);
+    this.#context = context;
+    ChainContext.belongsTo(context, this);
     this.#next = (forward) => {
       const answer = this.#send(forward);
       // A middleware may start `next` and answer without awaiting it: its failure is then no one's.
@@ -240,26 +264,22 @@ class ChainRun implements AttemptTarget {
   }
 
   run(): Promise<WireResponse> {
-    const attempt = this.#attempt as ChainAttempt;
-    const initial = new AttemptRequest(
-      attempt.request.method,
-      attempt.request.origin + attempt.request.path,
-      attempt.request.headers,
-      attempt.request.body,
-    );
+    const request = this.#request as WireRequest;
+    const middleware = this.#middleware;
+    const initial = new AttemptRequest(request.method, this.#url, request.headers, request.body);
     return new Promise<WireResponse>((resolve, reject) => {
       if (this.#cut) {
         this.#over();
         reject(this.#cut.reason);
         return;
       }
-      attempt.request.signal.target = this;
+      request.signal.target = this;
       this.#reject = reject;
-      runChain(attempt.middleware, initial, this.#context, this.#next).then(
+      runChain(middleware, initial, this.#context, this.#next).then(
         (value) => {
           let response: Response;
           try {
-            response = checkedAnswer(value, attempt.middleware, 0, this.#context);
+            response = checkedAnswer(value, middleware, 0, this.#context);
           } catch (error) {
             reject(this.#failed(error));
             return;
@@ -267,7 +287,7 @@ class ChainRun implements AttemptTarget {
           this.#over();
           const answer = AnswerResponse.answerOf(response);
           if (answer) resolve(answer);
-          else readAnswer(response, initial.url, attempt.maxResponseBytes).then(resolve, reject);
+          else readAnswer(response, this.#url, this.#client.maxResponseBytes).then(resolve, reject);
         },
         (error: unknown) => reject(this.#failed(error)),
       );
@@ -276,14 +296,15 @@ class ChainRun implements AttemptTarget {
 
   /**
    * The attempt's answer is settled: the attempt's signal forgets this run, and this run forgets
-   * the attempt. A run can outlive its attempt (a middleware holding `next` or `context`); were it
+   * the call. A run can outlive its attempt (a middleware holding `next` or `context`); were it
    * to keep the call, every attempt's objects would live on until a full collection.
    */
   #over(): void {
-    const attempt = this.#attempt;
-    if (attempt === undefined) return;
-    if (attempt.request.signal.target === this) attempt.request.signal.target = undefined;
-    this.#attempt = undefined;
+    const request = this.#request;
+    if (request === undefined) return;
+    if (request.signal.target === this) request.signal.target = undefined;
+    this.#request = undefined;
+    this.#call = undefined;
     this.#reject = undefined;
   }
 
@@ -307,25 +328,27 @@ class ChainRun implements AttemptTarget {
   }
 
   async #send(next: MiddlewareRequest): Promise<Response> {
-    const attempt = this.#attempt;
-    if (attempt === undefined) {
+    const request = this.#request;
+    const call = this.#call;
+    if (request === undefined || call === undefined) {
       throw new TypeError(
         `next() was called after the attempt of ${this.#context.operation} had ended: a middleware sends within its attempt (its limiter slot, timeout and deadline), never after`,
       );
     }
-    const { request } = attempt;
-    const { origin, path } = next.url === request.origin + request.path ? request : splitUrl(next.url);
-    const key = attempt.context.idempotencyKey;
-    const headers = next instanceof AttemptRequest ? next.wireHeaders(key) : keyed(headerRecord(next.headers), key);
+    const { origin, path } = next.url === this.#url ? request : splitUrl(next.url);
+    const key = this.#context.idempotencyKey;
+    const headers = AttemptHeaders.wireHeaders(next.headers, key);
     const signal = new AttemptSignal();
     if (this.#cut) signal.abort(this.#cut.reason);
     if (this.#exchange === undefined) this.#exchange = signal;
     else (this.#more ??= new Set()).add(signal);
     this.#sent = true;
     try {
-      return new AnswerResponse(await attempt.wire.send({ method: next.method, origin, path, headers, body: next.body, signal }));
+      return new AnswerResponse(
+        await this.#client.wire.send({ method: next.method, origin, path, headers, body: next.body, signal }),
+      ) as unknown as Response;
     } catch (error) {
-      const typed = attempt.failure(error, origin);
+      const typed = call.exchangeFailure(error, origin);
       (this.#passed ??= []).push(typed);
       throw typed;
     } finally {
@@ -336,14 +359,14 @@ class ChainRun implements AttemptTarget {
 
   /** What the call is told of the chain's failure; the attempt is over then. */
   #failed(error: unknown): unknown {
-    const attempt = this.#attempt;
+    const call = this.#call;
     this.#over();
-    if (attempt === undefined || this.#cut || this.#passed?.includes(error)) return error;
+    if (call === undefined || this.#cut || this.#passed?.includes(error)) return error;
     if (error instanceof RetryableError) {
       (error as { requestNotSent: boolean }).requestNotSent = !this.#sent;
       return error;
     }
-    attempt.ownFailure(error);
+    call.middlewareFailed(error);
     return error;
   }
 }

@@ -30,7 +30,10 @@ export interface MiddlewareContext {
   readonly attempt: number;
   /** The key every attempt of this call carries; a middleware cannot change it. */
   readonly idempotencyKey: string | undefined;
-  /** Aborts when the attempt is over for the client: timed out, the caller's signal, the client closed. */
+  /**
+   * Aborts when the attempt is over for the client: timed out, the caller's signal, the client
+   * closed. A getter, made on first read: `{ ...context }` does not copy it.
+   */
   readonly signal: AbortSignal;
   /** The client's logger, at its `logLevel`. */
   readonly logger: Logger;
@@ -83,22 +86,30 @@ export function runChain(
   context: MiddlewareContext,
   send: MiddlewareNext,
 ): Promise<unknown> {
-  const dispatch = (index: number, current: MiddlewareRequest): Promise<unknown> => {
-    const layer = middleware[index];
-    if (layer === undefined) return send(current);
-    let answer: Promise<unknown>;
-    try {
-      // The innermost's `next` is the send itself: its answer needs no check (one promise fewer).
-      const inner = index + 1;
-      const next: MiddlewareNext =
-        inner < middleware.length ? (forward) => dispatch(inner, forward).then((value) => checkedAnswer(value, middleware, inner, context)) : send;
-      answer = Promise.resolve(layer(current, next, context));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return answer;
-  };
-  return dispatch(0, request);
+  return dispatch(middleware, 0, request, context, send);
+}
+
+/** `middleware[index]` around the rest of the chain; a function of its own, so that a chain of one makes no closure. */
+function dispatch(
+  middleware: readonly Middleware[],
+  index: number,
+  request: MiddlewareRequest,
+  context: MiddlewareContext,
+  send: MiddlewareNext,
+): Promise<unknown> {
+  const layer = middleware[index];
+  if (layer === undefined) return send(request);
+  try {
+    // The innermost's `next` is the send itself: its answer needs no check (one promise fewer).
+    const inner = index + 1;
+    const next: MiddlewareNext =
+      inner < middleware.length
+        ? (forward) => dispatch(middleware, inner, forward, context, send).then((value) => checkedAnswer(value, middleware, inner, context))
+        : send;
+    return Promise.resolve(layer(request, next, context));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** What `middleware[index]` resolved, if it is a Response; else the TypeError that names the middleware. */

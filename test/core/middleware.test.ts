@@ -6,6 +6,7 @@
  * by a hook, options mutated by one attempt leaking into the next, an error thrown in an error
  * hook swallowed.
  */
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   ConnectionError,
@@ -139,10 +140,32 @@ for (const wire of ['undici', 'fetch'] as const) {
         expect(() => response.clone()).toThrow(TypeError);
         expect(await new Response(copy.body).text()).toBe(text);
         expect(JSON.parse(text)).toMatchObject({ success: true, data: [sim] });
+        // A Response to the platform too: its tag, util.inspect, and as the init of another.
+        expect(Object.prototype.toString.call(response)).toBe('[object Response]');
+        expect(inspect(response)).toMatch(/status: 200/);
+        const rebuilt = new Response(text, response);
+        expect([rebuilt.status, rebuilt.headers.get('content-type')]).toEqual([200, response.headers.get('content-type')]);
         return response;
       };
       const client = await connect();
       await expect(client.sims.list({}, { middleware: [checks] })).resolves.toMatchObject({ data: [sim] });
+    });
+
+    it("passes on an answer whose status the platform's Response cannot hold, as the client without middleware reads it", async () => {
+      t.server.on(SIMS, { ...fail(503, 'INTERNAL_ERROR'), status: 600 });
+      const seen: number[] = [];
+      const reader: Middleware = async (request, next) => {
+        const response = await next(request);
+        seen.push(response.status);
+        await response.text();
+        return response;
+      };
+      const client = await connect({ maxRetries: 0 });
+      const without = await client.sims.list().catch((caught: unknown) => caught);
+      const through = await client.sims.list({}, { middleware: [reader] }).catch((caught: unknown) => caught);
+      expect(seen).toEqual([600]);
+      expect(through).toBeInstanceOf((without as object).constructor);
+      expect(through).toMatchObject({ status: 600, code: (without as { code: string }).code });
     });
 
     it('handles a response of its own exactly as the server’s: envelope, typed errors, retries, rate-limit headers', async () => {

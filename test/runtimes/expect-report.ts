@@ -9,6 +9,13 @@ export function expectCompleteSmokeRun(report: Record<string, unknown>, runtime:
     esim: 'COMPLETED',
     resumed: 'COMPLETED',
     stubbed: '404 SIM_NOT_FOUND GET /api/v1.1/sims/{iccid}/subscription: stubbed',
+    // next()'s answer is a Response and a request's headers a Headers to the runtime: every member, as the platform's answer it.
+    response: {
+      instance: true,
+      tag: '[object Response]',
+      differing: [],
+      headers: { instance: true, tag: '[object Headers]', differing: [], asInit: true },
+    },
     operations: ['auth.token', 'esim.provision', 'sims.list', 'sims.retrieveSubscription', 'transactions.retrieve'],
     delivery: 200,
     forged: 400,
