@@ -1,9 +1,9 @@
 /**
  * One attempt of a call through its middleware: the request each middleware is given, the
  * Response `next` resolves to, and what the chain's answer becomes for the pipeline. Built so that
- * a pass-through middleware costs little: the request's platform `Headers` exist only once a
- * middleware reads them, and the Response of `next` keeps the wire's answer as it is, its body handed out
- * from the text already read rather than through a stream.
+ * a pass-through middleware costs little: the request's headers and the Response of `next` stand
+ * in for the platform's `Headers` and `Response`, which are made only once a middleware reads
+ * them, and the pipeline takes the wire's answer back from the Response as it is.
  */
 import { RetryableError } from './errors.js';
 import { type Middleware, type MiddlewareContext, type MiddlewareNext, type MiddlewareRequest, checkedAnswer, runChain } from './middleware.js';
@@ -46,9 +46,12 @@ class AttemptHeaders {
    * The headers as the wire takes them, carrying the call's key: the attempt's own as they are
    * when no middleware read them (they carry it already, and the wire never changes them).
    */
-  static wireHeaders(headers: Headers, key: string | undefined): Record<string, string> {
-    if (#record in headers && headers.#platform === undefined) return headers.#record;
-    return keyed(headerRecord(headers), key);
+  static wireHeaders(headers: unknown, key: string | undefined): Record<string, string> {
+    if (typeof (headers as Partial<Headers> | null)?.forEach !== 'function') {
+      throw new TypeError(`a middleware passed next() a request whose headers are not a Headers (got ${headers === null ? 'null' : typeof headers})`);
+    }
+    if (#record in (headers as object) && (headers as AttemptHeaders).#platform === undefined) return (headers as AttemptHeaders).#record;
+    return keyed(headerRecord(headers as Headers), key);
   }
 }
 standIn(AttemptHeaders, Headers, AttemptHeaders.platformOf);

@@ -286,6 +286,24 @@ for (const wire of ['undici', 'fetch'] as const) {
       expect(signal?.aborted).toBe(true);
     });
 
+    it('refuses a request next() cannot send, unsent, naming what is wrong with it', async () => {
+      t.server.on(SIMS, page([sim]));
+      const client = await connect({ maxRetries: 0 });
+      const relative: Middleware = (request, next) => next({ ...request, url: '/api/v1.1/sims' });
+      const headerless: Middleware = (request, next) => next({ ...request, headers: null as never });
+      const spread: Middleware = (request, next) => next({ ...request });
+      await expect(client.sims.list({}, { middleware: [relative] })).rejects.toThrow(
+        /next\(\) a request whose url is not an absolute http\(s\) URL \(got "\/api\/v1\.1\/sims"\)/,
+      );
+      await expect(client.sims.list({}, { middleware: [headerless] })).rejects.toThrow(
+        /next\(\) a request whose headers are not a Headers \(got null\)/,
+      );
+      expect(t.server.requestsTo(SIMS)).toHaveLength(0);
+      // A spread copies the headers with the rest: sent as the attempt's own, bearer included.
+      await expect(client.sims.list({}, { middleware: [spread] })).resolves.toMatchObject({ data: [sim] });
+      expect(t.server.requestsTo(SIMS)[0]?.headers['authorization']).toMatch(/^Bearer /);
+    });
+
     it('refuses a middleware option that is not an array of functions, before anything is sent', async () => {
       const client = await connect();
       const error = await client.sims.list({}, { middleware: [42 as never] }).catch((caught: unknown) => caught);
