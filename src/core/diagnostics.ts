@@ -128,16 +128,29 @@ class ChannelObservation implements CallObservation {
   }
 }
 
+/**
+ * Each channel is looked up by name when it is used, never held: Node 20's registry forgets a
+ * channel when an older channel of the same name is collected, so a held channel could be one a
+ * subscriber by name (`diagnostics.subscribe(name, fn)`) never reaches.
+ */
 class DiagnosticsObserver implements Instrument {
   readonly name = 'diagnostics';
-  readonly startChannel: Channel;
-  readonly endChannel: Channel;
-  readonly errorChannel: Channel;
+  readonly #channels: ChannelModule;
 
   constructor(channels: ChannelModule) {
-    this.startChannel = channels.channel(REQUEST_START_CHANNEL);
-    this.endChannel = channels.channel(REQUEST_END_CHANNEL);
-    this.errorChannel = channels.channel(REQUEST_ERROR_CHANNEL);
+    this.#channels = channels;
+  }
+
+  get startChannel(): Channel {
+    return this.#channels.channel(REQUEST_START_CHANNEL);
+  }
+
+  get endChannel(): Channel {
+    return this.#channels.channel(REQUEST_END_CHANNEL);
+  }
+
+  get errorChannel(): Channel {
+    return this.#channels.channel(REQUEST_ERROR_CHANNEL);
   }
 
   get enabled(): boolean {
@@ -146,7 +159,8 @@ class DiagnosticsObserver implements Instrument {
 
   start(call: CallStart): CallObservation {
     const request: DiagnosticsRequest = { id: nextId++, ...call };
-    if (this.startChannel.hasSubscribers) this.startChannel.publish({ request });
+    const channel = this.startChannel;
+    if (channel.hasSubscribers) channel.publish({ request });
     return new ChannelObservation(this, request);
   }
 }
