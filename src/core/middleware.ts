@@ -30,10 +30,7 @@ export interface MiddlewareContext {
   readonly attempt: number;
   /** The key every attempt of this call carries; a middleware cannot change it. */
   readonly idempotencyKey: string | undefined;
-  /**
-   * Aborts when the attempt is over for the client: timed out, the caller's signal, the client
-   * closed. A getter, made on first read: `{ ...context }` does not copy it.
-   */
+  /** Aborts when the attempt is over for the client (a getter: a spread leaves it out). */
   readonly signal: AbortSignal;
   /** The client's logger, at its `logLevel`. */
   readonly logger: Logger;
