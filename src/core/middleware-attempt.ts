@@ -188,7 +188,7 @@ export function sendThroughChain(
   request: WireRequest,
   attempt: number,
 ): Promise<WireResponse> {
-  return new ChainRun(middleware, client, call, request, new ChainContext(operation, attempt, idempotencyKey, client.middlewareLogger)).run();
+  return new ChainRun(middleware, client, call, request, operation, idempotencyKey, attempt).run();
 }
 
 /**
@@ -201,10 +201,10 @@ class ChainContext implements MiddlewareContext {
   readonly attempt: number;
   readonly idempotencyKey: string | undefined;
   readonly logger: MiddlewareContext['logger'];
-  /** The run the context belongs to; set once, by it. */
-  #run: ChainRun | undefined;
+  readonly #run: ChainRun;
 
-  constructor(operation: ChainOperation, attempt: number, idempotencyKey: string | undefined, logger: MiddlewareContext['logger']) {
+  constructor(run: ChainRun, operation: ChainOperation, attempt: number, idempotencyKey: string | undefined, logger: MiddlewareContext['logger']) {
+    this.#run = run;
     this.operation = operation.operation;
     this.route = operation.route;
     this.attempt = attempt;
@@ -213,11 +213,7 @@ class ChainContext implements MiddlewareContext {
   }
 
   get signal(): AbortSignal {
-    return (this.#run as ChainRun).signal();
-  }
-
-  static belongsTo(context: ChainContext, run: ChainRun): void {
-    context.#run = run;
+    return this.#run.signal();
   }
 }
 
@@ -248,7 +244,15 @@ class ChainRun implements AttemptTarget {
   readonly #context: ChainContext;
   readonly #next: MiddlewareNext;
 
-  constructor(middleware: readonly Middleware[], client: ChainClient, call: ChainCall, request: WireRequest, context: ChainContext) {
+  constructor(
+    middleware: readonly Middleware[],
+    client: ChainClient,
+    call: ChainCall,
+    request: WireRequest,
+    operation: ChainOperation,
+    idempotencyKey: string | undefined,
+    attempt: number,
+  ) {
     this.#middleware = middleware;
     this.#client = client;
     this.#call = call;
@@ -256,8 +260,7 @@ class ChainRun implements AttemptTarget {
     this.#url = request.origin + request.path;
     const signal = request.signal;
     if (signal.aborted) this.#cut = { reason: signal.reason };
-    this.#context = context;
-    ChainContext.belongsTo(context, this);
+    this.#context = new ChainContext(this, operation, attempt, idempotencyKey, client.middlewareLogger);
     this.#next = (forward) => {
       const answer = this.#send(forward);
       // A middleware may start `next` and answer without awaiting it: its failure is then no one's.

@@ -25,8 +25,7 @@ it('publishes where a subscriber by name listens, after an older channel of the 
   gc();
   // Made in the same task: what the client uses now is registered after them.
   const client = new PartnerClient({ baseUrl: 'https://partner.example', key: 'k', secret: 's', fetch: fetchStub });
-  const first = client.sims.list();
-  await first;
+  await client.sims.list();
   // The finalizers have run by now: a subscriber by name gets the registry's channel.
   await new Promise((resolve) => setTimeout(resolve, 10));
   const seen: unknown[] = [];
