@@ -6,7 +6,7 @@ import type { Logger, RateLimiter } from '../../src/index.js';
 import { LocalRateLimiter } from '../../src/core/rate-limit.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import { fail, ok, type RecordedRequest, refusedUrl, type Reply, TOKEN_ROUTE } from '../helpers/server.js';
-import { settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
+import { outwaitConnections, pendingTimers, settleOnFakeClock, useFakeClock } from '../helpers/clock.js';
 import { elapsedSince, useTestServer } from '../helpers/server-client.js';
 
 const THING = 'GET /api/v1.1/thing';
@@ -258,8 +258,8 @@ describe('which gate a call, an answer and a pause reach', () => {
     second.abort(new Error('gave up'));
     expect(((await waiting) as Error).message).toBe('gave up');
     // Long enough for the connection's own timers to end, far short of the window.
-    await vi.advanceTimersByTimeAsync(15_000);
-    expect(vi.getTimerCount()).toBe(0);
+    await outwaitConnections(15_000);
+    expect(pendingTimers()).toEqual([]);
     expect(t.server.requestsTo(SMS)).toHaveLength(1);
   });
 
@@ -383,8 +383,8 @@ describe("a RedisRateLimiter's in-memory fallback", () => {
       expect(error).toMatchObject({ requestNotSent: true, message: expect.stringMatching(/ was closed while the call waited for a /) });
       expect(t.server.requestsTo(THING)).toHaveLength(1);
       // Neither the slot's timer nor the call's deadline outlives the close.
-      await vi.advanceTimersByTimeAsync(15_000);
-      expect(vi.getTimerCount()).toBe(0);
+      await outwaitConnections(15_000);
+      expect(pendingTimers()).toEqual([]);
     } finally {
       redis.disconnect();
     }

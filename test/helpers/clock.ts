@@ -43,3 +43,31 @@ export async function settleOnFakeClock<T>(promise: Promise<T>): Promise<T> {
   }
   return promise;
 }
+
+/** A timer of the fake clock as an assertion names it: its callback's name (or source) and delay. */
+interface PendingTimer {
+  readonly callback: string;
+  readonly delayMs: number;
+}
+
+/** The fake clock's pending timers, named: a failing `expect(pendingTimers()).toEqual([])` says which timer was left. */
+export function pendingTimers(): PendingTimer[] {
+  const clock = (globalThis.setTimeout as unknown as { clock?: { timers?: Record<string, { func: unknown; delay?: number }> } }).clock;
+  return Object.values(clock?.timers ?? {}).map((timer) => ({
+    callback: typeof timer.func === 'function' ? timer.func.name || String(timer.func).slice(0, 200) : String(timer.func),
+    delayMs: timer.delay ?? 0,
+  }));
+}
+
+/**
+ * Moves the fake clock `totalMs` forward in `rounds` steps, each after the event loop's real
+ * turns: a timer loopback I/O arms late (a connection's keep-alive, once its answer has landed
+ * under load) is armed before a step, and ends within the next. Keep `totalMs` below the shortest
+ * wait a test means to catch, so a timer left behind is still pending after it.
+ */
+export async function outwaitConnections(totalMs: number, rounds = 3): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    for (let turn = 0; turn < IO_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await vi.advanceTimersByTimeAsync(totalMs / rounds);
+  }
+}
