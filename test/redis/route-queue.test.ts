@@ -281,6 +281,18 @@ describe('RedisRateLimiter: the lease of requests in flight', () => {
     await one.thing();
     expect(renewals(one.runs)).toBeGreaterThanOrEqual(5);
   });
+
+  it('renews nothing once closed, though a request is still in flight', async () => {
+    server.on(THING, ok(1, { delayMs: 1_000 }));
+    const one = fleetProcess({ namespace: `renew-closed-${namespaces++}`, account: { limit: 1_000, windowMs: 400 } }, { timeoutMs: 5_000 });
+    const call = one.thing();
+    await until(() => renewals(one.runs) >= 2);
+    one.limiter.close();
+    const renewed = renewals(one.runs);
+    await call;
+    // A renewal sent just before the close may still be answered.
+    expect(renewals(one.runs)).toBeLessThanOrEqual(renewed + 1);
+  });
 });
 
 describe("RedisRateLimiter: a process's flight, as Redis counts it", () => {
@@ -393,6 +405,13 @@ describe('RedisRateLimiter when its store fails', () => {
           'mobile-partner-sdk: rate limiter: Redis is unavailable (Connection is closed.); each process limits itself in memory until Redis answers again',
         ],
       ]);
+      // Back a second later: nothing more to say without a logger, and Redis is used again.
+      one.down.now = false;
+      await new Promise((resolve) => setTimeout(resolve, 1_050));
+      await one.thing();
+      await one.thing();
+      expect(one.runs).not.toEqual([]);
+      expect(warned).toHaveBeenCalledTimes(1);
     } finally {
       warned.mockRestore();
     }
