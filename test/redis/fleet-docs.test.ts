@@ -45,10 +45,14 @@ const seen: Seen[] = [];
 /** Reads each key the way it is right after the command, on a client of the test's own. */
 async function look(keys: string[]): Promise<void> {
   for (const key of keys) {
-    const [type, ttlMs, time] = await Promise.all([observer.type(key), observer.pttl(key), observer.time()]);
-    const now = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
+    const [type, ttlMs] = await Promise.all([observer.type(key), observer.pttl(key)]);
     const value = type === 'string' ? await observer.get(key) : null;
-    const top = type === 'zset' ? await observer.zrange(key, '-1', '-1', 'WITHSCORES') : [];
+    // The top score and the clock in one transaction: a run that moves the score between two
+    // separate reads would make it look further ahead than any run set it.
+    const [topReply, timeReply] = (await observer.multi().zrange(key, '-1', '-1', 'WITHSCORES').time().exec()) ?? [];
+    const top = type === 'zset' ? (topReply?.[1] as string[]) : [];
+    const time = timeReply?.[1] as [string, string];
+    const now = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
     seen.push({ key, type, ttlMs, value, scoreAheadMs: top[1] === undefined ? null : Number(top[1]) - now });
   }
 }

@@ -49,16 +49,22 @@ afterEach(async () => {
 type Run = 'settle' | 'renew' | 'pause';
 
 /**
- * The shared connection, each script run it answers recorded by kind: a pause names one key (its
- * `…:pause`), a renewal begins with a gate's `…:alive`, a settle with its `…:flight`. `down` makes
- * every command fail as a dropped connection would.
+ * The shared connection, each script run it answers recorded by kind (and each one sent, in
+ * `attempts`): a pause names one key (its `…:pause`), a renewal begins with a gate's `…:alive`, a
+ * settle with its `…:flight`. `down` makes every command fail as a dropped connection would;
+ * `lost` makes each one go unanswered and unexecuted, as on a connection that stalled.
  */
-function recording(): { connection: RedisConnection; runs: Run[]; down: { now: boolean } } {
+function recording(): { connection: RedisConnection; runs: Run[]; down: { now: boolean }; lost: { now: boolean }; attempts: Run[] } {
   const runs: Run[] = [];
+  const attempts: Run[] = [];
   const down = { now: false };
+  const lost = { now: false };
   const kind = (numkeys: number, first: unknown): Run => (numkeys === 1 ? 'pause' : String(first).endsWith(':alive') ? 'renew' : 'settle');
-  const answered = <T>(run: Run, command: () => Promise<T>): Promise<T> => {
+  const answered = <T>(run: Run, command: () => Promise<T>, retried = false): Promise<T> => {
+    // EVAL after EVALSHA's NOSCRIPT is the same run sent again.
+    if (!retried) attempts.push(run);
     if (down.now) return Promise.reject(new Error('Connection is closed.'));
+    if (lost.now) return new Promise<T>(() => {});
     return command().then((result) => {
       runs.push(run);
       return result;
@@ -66,10 +72,12 @@ function recording(): { connection: RedisConnection; runs: Run[]; down: { now: b
   };
   return {
     runs,
+    attempts,
     down,
+    lost,
     connection: {
       evalsha: (sha1, numkeys, ...args) => answered(kind(numkeys, args[0]), () => store.evalsha(sha1, numkeys, ...args)),
-      eval: (script, numkeys, ...args) => answered(kind(numkeys, args[0]), () => store.eval(script, numkeys, ...args)),
+      eval: (script, numkeys, ...args) => answered(kind(numkeys, args[0]), () => store.eval(script, numkeys, ...args), true),
       set: (key, value, px, ms, nx) => store.set(key, value, px, ms, nx),
       del: (...keys) => store.del(...keys),
     },
@@ -111,9 +119,14 @@ async function realTurns(count = 50): Promise<void> {
   for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Turns the event loop until `condition` holds, 2,000 turns at most, the fake clock standing still: the assertion after it says what did not happen. */
+/**
+ * Turns the event loop until `condition` holds, the fake clock standing still, for 10 s of real
+ * time at most (read from `process.hrtime`, which no fake clock replaces): the assertion after it
+ * says what did not happen.
+ */
 async function untilReal(condition: () => Promise<boolean> | boolean): Promise<void> {
-  for (let turn = 0; turn < 2_000 && !(await condition()); turn += 5) await realTurns(5);
+  const start = process.hrtime.bigint();
+  while (!(await condition()) && process.hrtime.bigint() - start < 10_000_000_000n) await realTurns(5);
 }
 
 describe('the timing of a route queue', () => {
@@ -309,10 +322,10 @@ describe("RedisRateLimiter: a process's flight, as Redis counts it", () => {
     const limits = { namespace, account: { limit: 4, windowMs: LONG_WINDOW_MS } };
     const first = fleetProcess(limits);
     const slow = Promise.all([first.thing(), first.thing(), first.thing()]);
-    await untilReal(() => server.requestsTo(THING).length === 3);
+    await until(() => server.requestsTo(THING).length === 3);
     await first.thing();
     // The fourth answer is settled (the runs: the three admitted, the fourth, the settle); the three in flight still count.
-    await untilReal(() => first.runs.length >= 3);
+    await until(() => first.runs.length >= 3);
     expect(await flight(namespace)).toEqual([expect.stringMatching(/=3$/)]);
     const second = fleetProcess(limits, { timeoutMs: 1_000 });
     const refused = await second.thing().catch((error: unknown) => error);
@@ -321,6 +334,81 @@ describe("RedisRateLimiter: a process's flight, as Redis counts it", () => {
     release();
     await slow;
     expect(server.requestsTo(THING)).toHaveLength(4);
+  });
+});
+
+describe('RedisRateLimiter after a run it gave up on', () => {
+  /** The account gate's `…:done` of the namespace: settled requests still counted (its `total`). */
+  async function done(namespace: string): Promise<number> {
+    const [key] = await store.keys(`${namespace}:*:account:done`);
+    return key === undefined ? 0 : Number((await store.hget(key, 'total')) ?? 0);
+  }
+
+  it('sends the answers it carried again at once, then every second until Redis answers, counted once', async () => {
+    installFakeClock();
+    server.on(THING, ok(1));
+    const namespace = `given-up-${namespaces++}`;
+    const one = fleetProcess(
+      { namespace, account: { limit: 10, windowMs: LONG_WINDOW_MS }, commandTimeoutMs: 100, onStoreError: 'fail-closed' },
+      { logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } },
+    );
+    await one.thing();
+    expect(one.attempts).toEqual(['settle']);
+    one.lost.now = true;
+    // The answer's settle run, 10 ms on, is lost; given up on 100 ms later, it is sent again at
+    // once (on the fake clock, a timer of no delay set while timers fire is due a millisecond on).
+    await vi.advanceTimersByTimeAsync(10);
+    await untilReal(() => one.attempts.length >= 2);
+    expect(one.attempts).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(101);
+    await untilReal(() => one.attempts.length >= 3);
+    expect(one.attempts).toHaveLength(3);
+    // That one lost too, the next goes a second after it was given up on, not sooner.
+    await vi.advanceTimersByTimeAsync(100 + 999);
+    await realTurns();
+    expect(one.attempts).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1);
+    await untilReal(() => one.attempts.length >= 4);
+    expect(one.attempts).toHaveLength(4);
+    // Redis answers again: the run after the next second carries the answer, and Redis counts it once.
+    one.lost.now = false;
+    await vi.advanceTimersByTimeAsync(100 + 1_000);
+    await untilReal(() => one.attempts.length >= 5);
+    expect(one.attempts).toHaveLength(5);
+    await untilReal(() => one.runs.length === 2);
+    expect(await flight(namespace)).toEqual([]);
+    expect(await done(namespace)).toBe(1);
+    // Nothing is left to correct: no more runs, no timer.
+    await outwaitConnections(15_000);
+    expect(one.attempts).toHaveLength(5);
+    expect(pendingTimers()).toEqual([]);
+  });
+
+  it('stops correcting once closed', async () => {
+    installFakeClock();
+    server.on(THING, ok(1, { headers: { connection: 'close' } }));
+    const namespace = `given-up-closed-${namespaces++}`;
+    const one = fleetProcess(
+      { namespace, account: { limit: 10, windowMs: LONG_WINDOW_MS }, commandTimeoutMs: 100, onStoreError: 'fail-closed' },
+      { logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } },
+    );
+    await one.thing();
+    one.lost.now = true;
+    await vi.advanceTimersByTimeAsync(10 + 101);
+    await untilReal(() => one.attempts.length >= 3);
+    expect(one.attempts).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(100);
+    // A correcting run is due a second on; the close sends one run at once, and no other after it.
+    one.limiter.close();
+    await realTurns(5);
+    expect(one.attempts).toHaveLength(4);
+    // Given up on in turn, that run leaves no timer behind. (The connection to the server is closed
+    // after each answer; undici's own timer wheel, `onTick`, may still turn a while.)
+    await vi.advanceTimersByTimeAsync(101);
+    expect(pendingTimers().filter((timer) => timer.callback !== 'onTick')).toEqual([]);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await realTurns();
+    expect(one.attempts).toHaveLength(4);
   });
 });
 
