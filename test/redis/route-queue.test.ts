@@ -7,14 +7,14 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ClientClosedError, ConfigurationError, ConnectionError, PartnerClient, TimeoutError } from '../../src/index.js';
+import { ClientClosedError, ConfigurationError, ConnectionError, PartnerClient, RateLimitError, TimeoutError } from '../../src/index.js';
 import type { ClientOptions, Logger } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import type { RedisConnection, RedisRateLimiterOptions } from '../../src/redis/index.js';
 import { queueTiming } from '../../src/redis/route-queue.js';
 import { installFakeClock, outwaitConnections, pendingTimers } from '../helpers/clock.js';
 import { type RedisServer, startRedis } from '../helpers/redis.js';
-import { ok, rateLimitHeaders, startTestServer, type TestServer } from '../helpers/server.js';
+import { fail, ok, rateLimitHeaders, startTestServer, type TestServer } from '../helpers/server.js';
 
 const THING = 'GET /api/v1.1/thing';
 /** A window far longer than any call's deadline: a wait for it fails at once. */
@@ -251,6 +251,19 @@ describe('RedisRateLimiter on a fake clock: the runs it makes', () => {
     expect(one.runs).toEqual(['settle', 'settle', 'settle']);
   });
 
+  it('hands none of the slots ahead out after a 429 paused the route', async () => {
+    server.on(THING, [ok(1), fail(429, 'RATE_LIMITED', { headers: { 'retry-after': '1' } }), ok(3)]);
+    const one = fleetProcess({ namespace: `paused-${namespaces++}`, account: { limit: 1_000, windowMs: LONG_WINDOW_MS } }, { timeoutMs: 10_000 });
+    await one.thing();
+    // On a slot taken ahead (handed out for 10 ms), answered 429 for a second: the slots ahead go back at once.
+    await expect(one.thing()).rejects.toBeInstanceOf(RateLimitError);
+    await until(() => one.runs.includes('pause'));
+    // The next call is not sent on one of them: it waits for the pause.
+    await expect(one.thing()).resolves.toBe(3);
+    const [, paused, next] = server.requestsTo(THING);
+    expect((next?.at ?? 0) - (paused?.answeredAt ?? Number.NaN)).toBeGreaterThanOrEqual(900);
+  });
+
   it('settles an answer that says the window is full at once, and hands none of the slots ahead out after it', async () => {
     installFakeClock();
     server.on(THING, [ok(1), ok(2, { headers: rateLimitHeaders(1_000, 0, 600) })]);
@@ -382,6 +395,30 @@ describe('RedisRateLimiter after a run it gave up on', () => {
     await outwaitConnections(15_000);
     expect(one.attempts).toHaveLength(5);
     expect(pendingTimers()).toEqual([]);
+  });
+
+  it("sends a correcting run at once after the route's very first run was given up on", async () => {
+    installFakeClock();
+    server.on(THING, ok(1));
+    const one = fleetProcess(
+      {
+        namespace: `first-lost-${namespaces++}`,
+        account: { limit: 10, windowMs: LONG_WINDOW_MS },
+        commandTimeoutMs: 100,
+        onStoreError: 'fail-closed',
+      },
+      { logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } },
+    );
+    one.lost.now = true;
+    const call = one.thing().catch((error: unknown) => error);
+    await untilReal(() => one.attempts.length === 1);
+    // Given up on, the call fails (fail-closed), and Redis, which may still execute the lost run,
+    // is sent the process's count for the route at once.
+    await vi.advanceTimersByTimeAsync(101);
+    expect(await call).toBeInstanceOf(ConnectionError);
+    await untilReal(() => one.attempts.length >= 2);
+    expect(one.attempts).toHaveLength(2);
+    expect(server.requestsTo(THING)).toHaveLength(0);
   });
 
   it('stops correcting once closed', async () => {
@@ -552,6 +589,49 @@ describe('RedisRateLimiter when its store fails', () => {
     expect(logger.lines).toEqual([
       ['warn', expect.stringMatching(/^rate limiter: Redis is unavailable \(Connection is closed\.\)/), { onStoreError: 'fail-open' }],
     ]);
+    await call;
+  });
+
+  it('fail-open: gives the in-memory slot of a request that never left back at once', async () => {
+    server.on(THING, ok(1));
+    let calls = 0;
+    const refuseFirst: typeof fetch = (input, init) => (++calls === 1 ? Promise.reject(refusedConnection()) : fetch(input, init));
+    const one = fleetProcess(
+      { namespace: `local-given-back-${namespaces++}`, account: { limit: 1, windowMs: LONG_WINDOW_MS } },
+      { logger: logged(), fetch: refuseFirst, timeoutMs: 1_000 },
+    );
+    one.down.now = true;
+    await expect(one.thing()).rejects.toMatchObject({ requestNotSent: true });
+    // The window's only slot, given back: the next call has it.
+    await expect(one.thing()).resolves.toBe(1);
+  });
+
+  it('fail-open: releases an in-memory slot a call waited for, so the window after it is free again', async () => {
+    server.on(THING, ok(1));
+    const one = fleetProcess(
+      { namespace: `local-waited-${namespaces++}`, account: { limit: 1, windowMs: 300 } },
+      { logger: logged(), timeoutMs: 5_000 },
+    );
+    one.down.now = true;
+    // One a window: the second waits for the first's window, the third for the second's.
+    await Promise.all([one.thing(), one.thing(), one.thing()]);
+    expect(server.requestsTo(THING)).toHaveLength(3);
+  });
+
+  it('fail-open: says Redis answers again as soon as a lease renewal is answered', async () => {
+    server.on(THING, ok(1, { delayMs: 1_000 }));
+    const logger = logged();
+    const one = fleetProcess({ namespace: `renew-back-${namespaces++}`, account: { limit: 1_000, windowMs: 400 } }, { logger, logLevel: 'info' });
+    let answered = false;
+    const call = one.thing().finally(() => (answered = true));
+    await until(() => server.requestsTo(THING).length === 1 && one.runs.length === 2);
+    one.down.now = true;
+    await until(() => logger.lines.length > 0);
+    one.down.now = false;
+    // The next renewal, 100 ms on, is answered: back to the fleet's limits before the answer comes.
+    await until(() => logger.lines.length > 1);
+    expect(answered).toBe(false);
+    expect(logger.lines.map(([level]) => level)).toEqual(['warn', 'info']);
     await call;
   });
 
