@@ -266,7 +266,8 @@ describe('RedisRateLimiter on a fake clock: the runs it makes', () => {
 
   it('settles an answer that says the window is full at once, and hands none of the slots ahead out after it', async () => {
     installFakeClock();
-    server.on(THING, [ok(1), ok(2, { headers: rateLimitHeaders(1_000, 0, 600) })]);
+    const closing = { connection: 'close' };
+    server.on(THING, [ok(1, { headers: closing }), ok(2, { headers: { ...closing, ...rateLimitHeaders(1_000, 0, 600) } })]);
     const namespace = `full-${namespaces++}`;
     const one = fleetProcess({ namespace, account: { limit: 1_000, windowMs: LONG_WINDOW_MS } }, { timeoutMs: 1_000, maxServerWaitMs: 600_000 });
     await one.thing();
@@ -276,6 +277,12 @@ describe('RedisRateLimiter on a fake clock: the runs it makes', () => {
     // Settled, and the slots ahead given back, with no timer let pass.
     await untilReal(async () => (await flight(namespace)).length === 0);
     expect(one.runs).toEqual(['settle', 'settle']);
+    // The first answer's settle timer and the slots' timer were stopped, not left to fire: what is
+    // left is the lease renewal's interval, which stops at its next tick.
+    // (The connection is closed after each answer; undici's own timer wheel, `onTick`, may still turn.)
+    expect(pendingTimers().filter((timer) => timer.callback !== 'onTick')).toEqual([
+      { callback: expect.stringContaining('renew'), delayMs: expect.any(Number) },
+    ]);
     // The next call is not handed a slot ahead: it would wait for the window's end, past its deadline.
     const refused = await one.thing().catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(TimeoutError);
@@ -461,9 +468,27 @@ describe('RedisRateLimiter closed', () => {
     expect(server.requestsTo(THING)).toHaveLength(1);
   });
 
+  it('ends a call waiting for the window with ClientClosedError when closed, unsent, and leaves no timer', async () => {
+    installFakeClock();
+    server.on(THING, ok(1, { headers: { connection: 'close' } }));
+    const one = fleetProcess({ namespace: `close-waiting-${namespaces++}`, account: { limit: 1, windowMs: 2_000 } }, { timeoutMs: 10_000 });
+    await one.thing();
+    // The window's only slot is used: the second call sleeps until Redis may have one.
+    const waiting = one.thing().catch((error: unknown) => error);
+    await untilReal(() => one.runs.length === 2);
+    one.limiter.close();
+    const error = await waiting;
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect(error).toMatchObject({ requestNotSent: true });
+    await realTurns();
+    expect(pendingTimers().filter((timer) => timer.callback !== 'onTick')).toEqual([]);
+    expect(server.requestsTo(THING)).toHaveLength(1);
+  });
+
   it('sends Redis its unsettled answers and the slots it holds ahead when closed, at once, and keeps no timer', async () => {
     installFakeClock();
-    server.on(THING, ok(1));
+    // The connection to the server is closed after each answer: no keep-alive timer of its own.
+    server.on(THING, ok(1, { headers: { connection: 'close' } }));
     const namespace = `close-flush-${namespaces++}`;
     const one = fleetProcess({ namespace, account: { limit: 1_000, windowMs: LONG_WINDOW_MS } });
     await one.thing();
@@ -473,6 +498,9 @@ describe('RedisRateLimiter closed', () => {
     // No timer is let pass: the close's own run settles the answers and gives the slots ahead back.
     await untilReal(async () => (await flight(namespace)).length === 0);
     expect(one.runs).toEqual(['settle', 'settle']);
+    // The settle and the slots' timers are stopped by the close, not left to fire (undici's own
+    // timer wheel, `onTick`, may still turn a while).
+    expect(pendingTimers().filter((timer) => timer.callback !== 'onTick')).toEqual([]);
     await outwaitConnections(15_000);
     expect(one.runs).toEqual(['settle', 'settle']);
     expect(pendingTimers()).toEqual([]);
