@@ -277,6 +277,7 @@ describe('RedisRateLimiter on a fake clock: the runs it makes', () => {
     // Settled, and the slots ahead given back, with no timer let pass.
     await untilReal(async () => (await flight(namespace)).length === 0);
     expect(one.runs).toEqual(['settle', 'settle']);
+    await realTurns();
     // The first answer's settle timer and the slots' timer were stopped, not left to fire: what is
     // left is the lease renewal's interval, which stops at its next tick.
     // (The connection is closed after each answer; undici's own timer wheel, `onTick`, may still turn.)
@@ -498,6 +499,7 @@ describe('RedisRateLimiter closed', () => {
     // No timer is let pass: the close's own run settles the answers and gives the slots ahead back.
     await untilReal(async () => (await flight(namespace)).length === 0);
     expect(one.runs).toEqual(['settle', 'settle']);
+    await realTurns();
     // The settle and the slots' timers are stopped by the close, not left to fire (undici's own
     // timer wheel, `onTick`, may still turn a while).
     expect(pendingTimers().filter((timer) => timer.callback !== 'onTick')).toEqual([]);
