@@ -67,7 +67,22 @@ export function pendingTimers(): PendingTimer[] {
  */
 export async function outwaitConnections(totalMs: number, rounds = 3): Promise<void> {
   for (let round = 0; round < rounds; round++) {
-    for (let turn = 0; turn < IO_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await realTurns();
     await vi.advanceTimersByTimeAsync(totalMs / rounds);
   }
+}
+
+/** `count` real turns of the event loop (`setImmediate`, which no fake clock here replaces), the fake clock standing still. */
+export async function realTurns(count = IO_TURNS): Promise<void> {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Turns the event loop until `condition` holds, the fake clock standing still, for 10 s of real
+ * time at most (read from `process.hrtime`, which no fake clock replaces): the assertion after it
+ * says what did not happen.
+ */
+export async function untilReal(condition: () => Promise<boolean> | boolean): Promise<void> {
+  const start = process.hrtime.bigint();
+  while (!(await condition()) && process.hrtime.bigint() - start < 10_000_000_000n) await realTurns(5);
 }

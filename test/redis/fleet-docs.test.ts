@@ -47,11 +47,16 @@ async function look(keys: string[]): Promise<void> {
   for (const key of keys) {
     const [type, ttlMs] = await Promise.all([observer.type(key), observer.pttl(key)]);
     const value = type === 'string' ? await observer.get(key) : null;
-    // The top score and the clock in one transaction: a run that moves the score between two
-    // separate reads would make it look further ahead than any run set it.
-    const [topReply, timeReply] = (await observer.multi().zrange(key, '-1', '-1', 'WITHSCORES').time().exec()) ?? [];
-    const top = type === 'zset' ? (topReply?.[1] as string[]) : [];
-    const time = timeReply?.[1] as [string, string];
+    // A sorted set's top score and the clock in one transaction: a run that moves the score
+    // between two separate reads would make it look further ahead than any run set it.
+    let top: string[] = [];
+    let time: string[];
+    if (type === 'zset') {
+      const [ranged, timed] = (await observer.multi().zrange(key, '-1', '-1', 'WITHSCORES').time().exec()) ?? [];
+      [top, time] = [ranged?.[1] as string[], timed?.[1] as string[]];
+    } else {
+      time = await observer.time().then((reply) => reply.map(String));
+    }
     const now = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
     seen.push({ key, type, ttlMs, value, scoreAheadMs: top[1] === undefined ? null : Number(top[1]) - now });
   }

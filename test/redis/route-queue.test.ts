@@ -12,7 +12,7 @@ import type { ClientOptions, Logger } from '../../src/index.js';
 import { RedisRateLimiter } from '../../src/redis/index.js';
 import type { RedisConnection, RedisRateLimiterOptions } from '../../src/redis/index.js';
 import { queueTiming } from '../../src/redis/route-queue.js';
-import { installFakeClock, outwaitConnections, pendingTimers } from '../helpers/clock.js';
+import { installFakeClock, outwaitConnections, pendingTimers, realTurns, untilReal } from '../helpers/clock.js';
 import { type RedisServer, startRedis } from '../helpers/redis.js';
 import { fail, ok, rateLimitHeaders, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -84,6 +84,18 @@ function recording(): { connection: RedisConnection; runs: Run[]; down: { now: b
   };
 }
 
+/** A logger that keeps what it is told, level, message and meta. */
+function logged(): Logger & { lines: Array<[string, string, unknown]> } {
+  const lines: Array<[string, string, unknown]> = [];
+  return {
+    lines,
+    debug: () => {},
+    info: (message, meta) => lines.push(['info', message, meta]),
+    warn: (message, meta) => lines.push(['warn', message, meta]),
+    error: (message, meta) => lines.push(['error', message, meta]),
+  };
+}
+
 /** One process of a fleet calling the test server (no token exchange: `auth: false`). */
 function fleetProcess(limits: Omit<RedisRateLimiterOptions, 'redis'>, options: ClientOptions = {}, connection = recording()) {
   const limiter = new RedisRateLimiter({ redis: connection.connection, ...limits });
@@ -115,19 +127,7 @@ function refusedConnection(): Error {
 }
 
 /** The real turns of the event loop a script run needs to be answered, the fake clock standing still. */
-async function realTurns(count = 50): Promise<void> {
-  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * Turns the event loop until `condition` holds, the fake clock standing still, for 10 s of real
- * time at most (read from `process.hrtime`, which no fake clock replaces): the assertion after it
- * says what did not happen.
- */
-async function untilReal(condition: () => Promise<boolean> | boolean): Promise<void> {
-  const start = process.hrtime.bigint();
-  while (!(await condition()) && process.hrtime.bigint() - start < 10_000_000_000n) await realTurns(5);
-}
+const RUN_TURNS = 50;
 
 describe('the timing of a route queue', () => {
   it('settles within 10 ms (an eighth of a shorter window) and hands slots ahead out for 10 ms (a tenth)', () => {
@@ -145,18 +145,18 @@ describe('RedisRateLimiter on a fake clock: the runs it makes', () => {
     await one.thing();
     // The run that admitted the call took slots ahead; nothing else has run, the clock standing still.
     expect(one.runs).toEqual(['settle']);
-    await realTurns();
+    await realTurns(RUN_TURNS);
     expect(one.runs).toEqual(['settle']);
     // The request, answered, and the sixteen slots ahead.
     expect(await flight(namespace)).toEqual([expect.stringMatching(/=17$/)]);
     // 9 ms on: still neither settled nor given back.
     await vi.advanceTimersByTimeAsync(9);
-    await realTurns();
+    await realTurns(RUN_TURNS);
     expect(one.runs).toEqual(['settle']);
     // At 10 ms, one run settles the answer and gives the slots ahead back.
     await vi.advanceTimersByTimeAsync(1);
     await untilReal(() => one.runs.length > 1);
-    await realTurns();
+    await realTurns(RUN_TURNS);
     expect(one.runs).toEqual(['settle', 'settle']);
     expect(await flight(namespace)).toEqual([]);
     // Nothing is left to run: no timer of the limiter is left either.
@@ -181,7 +181,7 @@ describe('RedisRateLimiter on a fake clock: the runs it makes', () => {
     expect(one.runs).toEqual(['settle', 'settle']);
     for (let i = 0; i < 16; i++) await one.thing();
     await untilReal(() => one.runs.length > 2);
-    await realTurns();
+    await realTurns(RUN_TURNS);
     expect(one.runs).toEqual(['settle', 'settle', 'settle']);
     expect(server.requestsTo(THING)).toHaveLength(29);
   });
@@ -202,7 +202,7 @@ describe('RedisRateLimiter on a fake clock: the runs it makes', () => {
     await Promise.all(Array.from({ length: 100 }, () => one.thing()));
     // Two runs admit the hundred (64, then 36); a third settles the first 64 answers as soon as
     // they are in. The other 36 wait for the settle delay, which the clock has not let pass.
-    await realTurns();
+    await realTurns(RUN_TURNS);
     expect(one.runs).toEqual(['settle', 'settle', 'settle']);
     expect(await flight(namespace)).toEqual([expect.stringMatching(/=36$/)]);
     // 10 ms on, one run settles them.
@@ -277,7 +277,7 @@ describe('RedisRateLimiter on a fake clock: the runs it makes', () => {
     // Settled, and the slots ahead given back, with no timer let pass.
     await untilReal(async () => (await flight(namespace)).length === 0);
     expect(one.runs).toEqual(['settle', 'settle']);
-    await realTurns();
+    await realTurns(RUN_TURNS);
     // The first answer's settle timer and the slots' timer were stopped, not left to fire: what is
     // left is the lease renewal's interval, which stops at its next tick.
     // (The connection is closed after each answer; undici's own timer wheel, `onTick`, may still turn.)
@@ -371,7 +371,7 @@ describe('RedisRateLimiter after a run it gave up on', () => {
     const namespace = `given-up-${namespaces++}`;
     const one = fleetProcess(
       { namespace, account: { limit: 10, windowMs: LONG_WINDOW_MS }, commandTimeoutMs: 100, onStoreError: 'fail-closed' },
-      { logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } },
+      { logger: logged() },
     );
     await one.thing();
     expect(one.attempts).toEqual(['settle']);
@@ -386,7 +386,7 @@ describe('RedisRateLimiter after a run it gave up on', () => {
     expect(one.attempts).toHaveLength(3);
     // That one lost too, the next goes a second after it was given up on, not sooner.
     await vi.advanceTimersByTimeAsync(100 + 999);
-    await realTurns();
+    await realTurns(RUN_TURNS);
     expect(one.attempts).toHaveLength(3);
     await vi.advanceTimersByTimeAsync(1);
     await untilReal(() => one.attempts.length >= 4);
@@ -415,7 +415,7 @@ describe('RedisRateLimiter after a run it gave up on', () => {
         commandTimeoutMs: 100,
         onStoreError: 'fail-closed',
       },
-      { logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } },
+      { logger: logged() },
     );
     one.lost.now = true;
     const call = one.thing().catch((error: unknown) => error);
@@ -435,7 +435,7 @@ describe('RedisRateLimiter after a run it gave up on', () => {
     const namespace = `given-up-closed-${namespaces++}`;
     const one = fleetProcess(
       { namespace, account: { limit: 10, windowMs: LONG_WINDOW_MS }, commandTimeoutMs: 100, onStoreError: 'fail-closed' },
-      { logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } },
+      { logger: logged() },
     );
     await one.thing();
     one.lost.now = true;
@@ -452,7 +452,7 @@ describe('RedisRateLimiter after a run it gave up on', () => {
     await vi.advanceTimersByTimeAsync(101);
     expect(pendingTimers().filter((timer) => timer.callback !== 'onTick')).toEqual([]);
     await vi.advanceTimersByTimeAsync(5_000);
-    await realTurns();
+    await realTurns(RUN_TURNS);
     expect(one.attempts).toHaveLength(4);
   });
 });
@@ -481,7 +481,7 @@ describe('RedisRateLimiter closed', () => {
     const error = await waiting;
     expect(error).toBeInstanceOf(ClientClosedError);
     expect(error).toMatchObject({ requestNotSent: true });
-    await realTurns();
+    await realTurns(RUN_TURNS);
     expect(pendingTimers().filter((timer) => timer.callback !== 'onTick')).toEqual([]);
     expect(server.requestsTo(THING)).toHaveLength(1);
   });
@@ -499,7 +499,7 @@ describe('RedisRateLimiter closed', () => {
     // No timer is let pass: the close's own run settles the answers and gives the slots ahead back.
     await untilReal(async () => (await flight(namespace)).length === 0);
     expect(one.runs).toEqual(['settle', 'settle']);
-    await realTurns();
+    await realTurns(RUN_TURNS);
     // The settle and the slots' timers are stopped by the close, not left to fire (undici's own
     // timer wheel, `onTick`, may still turn a while).
     expect(pendingTimers().filter((timer) => timer.callback !== 'onTick')).toEqual([]);
@@ -510,17 +510,6 @@ describe('RedisRateLimiter closed', () => {
 });
 
 describe('RedisRateLimiter when its store fails', () => {
-  function logged(): Logger & { lines: Array<[string, string, unknown]> } {
-    const lines: Array<[string, string, unknown]> = [];
-    return {
-      lines,
-      debug: () => {},
-      info: (message, meta) => lines.push(['info', message, meta]),
-      warn: (message, meta) => lines.push(['warn', message, meta]),
-      error: (message, meta) => lines.push(['error', message, meta]),
-    };
-  }
-
   it('fail-open: says so once at warn with the reason, limits in memory for a second, then says Redis answers again', async () => {
     server.on(THING, ok(1));
     const logger = logged();
@@ -674,7 +663,7 @@ describe('RedisRateLimiter when its store fails', () => {
     // The answer and the slots ahead are still to settle: the close's run meets the dead store.
     one.down.now = true;
     one.limiter.close();
-    await realTurns();
+    await realTurns(RUN_TURNS);
     expect(logger.lines).toEqual([]);
   });
 
